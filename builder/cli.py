@@ -1,0 +1,55 @@
+"""The `mmrc-build` command line: a thin map from options to stages.
+
+Each command lives in ``builder/commands/<name>.py`` and exposes ``command`` (a click
+command or group). Domain errors become one-line messages here, at the boundary.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from builder import __version__
+from builder.errors import MMRCError
+
+# Order is the order of `mmrc-build --help`; the pipeline order.
+COMMAND_MODULES = ["models", "ingest", "clean", "classify", "questions", "swap", "release", "publish", "eval", "run"]
+
+
+class MMRCGroup(click.Group):
+    """Turns :class:`MMRCError` into ``Error: <message>`` and its exit code, no traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except MMRCError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+    def list_commands(self, ctx):
+        return [c for c in super().list_commands(ctx)]
+
+
+@click.group(cls=MMRCGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mmrc-build")
+def main():
+    """Turn raw multimodal chat logs into a released, versioned MMRC-style benchmark.
+
+    Stages run in order, each reading the previous stage's folder:
+    ingest -> clean -> classify -> swap -> release -> publish, and eval on a release.
+    """
+
+
+for _name in COMMAND_MODULES:
+    try:
+        _module = importlib.import_module(f"builder.commands.{_name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"builder.commands.{_name}":
+            raise
+        continue  # stage not built yet
+    main.add_command(_module.command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

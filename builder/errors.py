@@ -1,0 +1,62 @@
+"""The small hierarchy of errors a user can cause.
+
+Every message names what is wrong *and* how to fix it. The CLI turns these into one
+line on stderr and a non-zero exit; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class MMRCError(Exception):
+    """Base class: a problem the user can fix. ``exit_code`` is what the CLI returns."""
+
+    exit_code = 1
+
+
+class ConfigError(MMRCError):
+    """A bad option, config file value or environment variable."""
+
+    exit_code = 2
+
+
+class InputError(MMRCError):
+    """An input folder or file is missing, unfinished or not what the stage expects."""
+
+    exit_code = 3
+
+
+class OutputExistsError(MMRCError):
+    """The output folder already holds a finished result made from other inputs/config."""
+
+    exit_code = 4
+
+
+class ModelError(MMRCError):
+    """A model is missing, in an unsafe format or inconsistent with its config."""
+
+    exit_code = 5
+
+
+class ValidationError(MMRCError):
+    """User-supplied records (labels, annotations) failed validation."""
+
+    exit_code = 6
+
+
+class DependencyError(MMRCError):
+    """An optional dependency is not installed."""
+
+    exit_code = 7
+
+
+def require(module: str, pip_name: str | None = None):
+    """Import ``module`` or fail with a pip hint (heavy deps are imported lazily)."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise DependencyError(
+            f"{module} is not installed ({exc}); install it with `pip install {pip_name or module}` "
+            "or run `make setup`"
+        ) from exc

@@ -1,0 +1,240 @@
+"""The stage contract on disk: atomic output folders, Parquet parts, manifest, ledger.
+
+Layout of a finished stage folder::
+
+    OUT/
+      part-00000.parquet ...   canonical dialogue rows, sorted by dialogue_id
+      images/ab/<sha256>.<ext> content-addressed image store (hard links where possible)
+      ledger.parquet           every earlier stage's rows + this stage's, one per input dialogue
+      manifest.json            stage, config, input hash, models, counts, timings
+      _SUCCESS                 written last
+
+Work happens in ``.OUT.partial/`` beside the target. Finished shards are marked there,
+so a rerun after a crash only does the missing ones; the folder is renamed into place
+at the very end, so a killed run never leaves something that looks finished.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Iterable
+
+import polars as pl
+
+from builder import __version__
+from builder.errors import InputError, OutputExistsError
+from builder.records import LEDGER_SCHEMA, conform
+
+SUCCESS = "_SUCCESS"
+MANIFEST = "manifest.json"
+LEDGER = "ledger.parquet"
+RUN_STATE = "run.json"
+PART_FMT = "part-{:05d}.parquet"
+PARQUET_OPTS = dict(compression="zstd", compression_level=3, statistics=True)
+
+
+# ---------------------------------------------------------------------------
+# hashing
+# ---------------------------------------------------------------------------
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def sha256_json(obj: Any) -> str:
+    return hashlib.sha256(canonical_json(obj).encode()).hexdigest()
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def tree_hash(root: Path, files: Iterable[Path]) -> str:
+    """Content hash of a set of files: relative path + sha256 of each, in sorted order."""
+    h = hashlib.sha256()
+    for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(sha256_file(path).encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def data_files(folder: Path) -> list[Path]:
+    """The files that make a stage output's content: parts + ledger (images are hashed via ids)."""
+    return sorted(folder.glob("part-*.parquet")) + ([folder / LEDGER] if (folder / LEDGER).exists() else [])
+
+
+# ---------------------------------------------------------------------------
+# reading stage outputs
+# ---------------------------------------------------------------------------
+
+
+def require_finished(folder: Path, what: str = "input") -> dict:
+    """Return the manifest of a finished stage folder or fail with the fix."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError(f"{what} folder {folder} does not exist; run the previous stage first")
+    if not (folder / SUCCESS).exists():
+        raise InputError(
+            f"{what} folder {folder} has no {SUCCESS}: the stage that writes it did not finish; rerun it"
+        )
+    return json.loads((folder / MANIFEST).read_text())
+
+
+def parts(folder: Path) -> list[Path]:
+    return sorted(Path(folder).glob("part-*.parquet"))
+
+
+def scan_dialogues(folder: Path) -> pl.LazyFrame:
+    files = parts(folder)
+    if not files:
+        from builder.records import empty_dialogues
+
+        return empty_dialogues().lazy()
+    return pl.scan_parquet(files)
+
+
+def read_ledger(folder: Path) -> pl.DataFrame:
+    path = Path(folder) / LEDGER
+    return pl.read_parquet(path) if path.exists() else pl.DataFrame(schema=LEDGER_SCHEMA)
+
+
+# ---------------------------------------------------------------------------
+# writing
+# ---------------------------------------------------------------------------
+
+
+def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
+    """Write then rename, so a reader never sees a torn file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    df.write_parquet(tmp, **PARQUET_OPTS)
+    os.replace(tmp, path)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def write_dialogues(df: pl.DataFrame, path: Path) -> None:
+    write_parquet_atomic(conform(df).sort("dialogue_id", maintain_order=True), path)
+
+
+def sort_ledger(df: pl.DataFrame) -> pl.DataFrame:
+    return df.select(LEDGER_SCHEMA.names()).cast(dict(LEDGER_SCHEMA)).sort(
+        ["dialogue_id", "stage", "decision", "reason", "detail"], maintain_order=True
+    )
+
+
+class OutputFolder:
+    """A stage's output, built in ``.NAME.partial`` and renamed into place by :meth:`commit`.
+
+    ``state`` (config + input hash) is stored in the partial folder; a rerun with the same
+    state resumes (finished shards are kept), a rerun with another state starts over.
+    """
+
+    def __init__(self, target: Path, state: dict, force: bool = False):
+        self.target = Path(target)
+        self.state = state
+        self.partial = self.target.parent / f".{self.target.name}.partial"
+        self.force = force
+
+    # -- lifecycle ---------------------------------------------------------
+    def up_to_date(self) -> bool:
+        """True when the target is finished and was made from this exact state."""
+        if not (self.target / SUCCESS).exists():
+            return False
+        try:
+            manifest = json.loads((self.target / MANIFEST).read_text())
+        except (OSError, json.JSONDecodeError):
+            return False
+        return manifest.get("state_hash") == sha256_json(self.state)
+
+    def open(self) -> "OutputFolder":
+        if self.target.exists() and not self.force:
+            if (self.target / SUCCESS).exists():
+                raise OutputExistsError(
+                    f"{self.target} already holds a finished run made from another input or config; "
+                    "pass --force to rebuild it or choose another output folder"
+                )
+            if any(self.target.iterdir()):
+                raise OutputExistsError(
+                    f"{self.target} exists and is not a stage output; remove it or choose another folder"
+                )
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        state_file = self.partial / RUN_STATE
+        if self.partial.exists():
+            try:
+                same = json.loads(state_file.read_text()) == json.loads(canonical_json(self.state))
+            except (OSError, json.JSONDecodeError):
+                same = False
+            if not same:
+                shutil.rmtree(self.partial)
+        self.partial.mkdir(parents=True, exist_ok=True)
+        (self.partial / "_shards").mkdir(exist_ok=True)
+        if not state_file.exists():
+            write_text_atomic(state_file, canonical_json(self.state))
+        return self
+
+    def path(self, name: str) -> Path:
+        return self.partial / name
+
+    # -- shards ------------------------------------------------------------
+    def shard_done(self, key: str) -> bool:
+        return (self.partial / "_shards" / f"{key}.done").exists()
+
+    def mark_shard(self, key: str, info: dict | None = None) -> None:
+        write_text_atomic(self.partial / "_shards" / f"{key}.done", canonical_json(info or {}))
+
+    def shard_info(self, key: str) -> dict:
+        return json.loads((self.partial / "_shards" / f"{key}.done").read_text())
+
+    # -- finish --------------------------------------------------------------
+    def commit(self, manifest: dict) -> dict:
+        """Write ledger-independent manifest + _SUCCESS, then rename into place."""
+        for scratch in ("_shards", "_work", RUN_STATE):
+            p = self.partial / scratch
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
+        manifest = dict(manifest)
+        manifest["state_hash"] = sha256_json(self.state)
+        manifest["output_hash"] = tree_hash(self.partial, data_files(self.partial))
+        manifest["tool_version"] = __version__
+        write_text_atomic(self.partial / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True, default=str))
+        (self.partial / SUCCESS).write_text("")
+        if self.target.exists():
+            old = self.target.parent / f".{self.target.name}.old"
+            if old.exists():
+                shutil.rmtree(old)
+            os.replace(self.target, old)
+            os.replace(self.partial, self.target)
+            shutil.rmtree(old)
+        else:
+            os.replace(self.partial, self.target)
+        return manifest
+
+
+def ledger_counts(ledger: pl.DataFrame, stage: str) -> dict:
+    """rows in = kept + modified + dropped + quarantined, plus counts per reason."""
+    mine = ledger.filter(pl.col("stage") == stage)
+    decisions = {d: 0 for d in ("kept", "modified", "dropped", "quarantined")}
+    for row in mine.group_by("decision").len().iter_rows():
+        decisions[row[0]] = row[1]
+    reasons = {
+        f"{d}:{r}": n
+        for d, r, n in mine.group_by(["decision", "reason"]).len().sort(["decision", "reason"]).iter_rows()
+    }
+    return {"in": mine.height, **decisions, "out": decisions["kept"] + decisions["modified"], "reasons": reasons}

@@ -1,0 +1,97 @@
+"""Shared fixtures: every user path points into a temp dir; helpers to build stage folders."""
+
+from __future__ import annotations
+
+import io as _io
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_paths(tmp_path_factory, monkeypatch):
+    """No test reads or writes the real cache; the models folder is a per-session temp dir
+    unless MMRC_TEST_MODELS points at an assembled one (then model tests can run)."""
+    import os
+
+    home = tmp_path_factory.getbasetemp() / "home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    monkeypatch.setenv("MMRC_MODELS", os.environ.get("MMRC_TEST_MODELS", str(home / "models")))
+    monkeypatch.setenv("MMRC_USER_SALT", "test-salt")
+
+
+def shared_data(rel: str) -> Path:
+    path = SHARED_DATA / rel
+    if not path.exists():
+        pytest.skip(f"{path} not present (../shared/data is only beside the development checkout)")
+    return path
+
+
+def png_bytes(color=(200, 30, 30), size=(32, 24), exif_gps: bool = False, fmt: str = "PNG") -> bytes:
+    from PIL import Image
+
+    img = Image.new("RGB", size, color)
+    buf = _io.BytesIO()
+    if exif_gps:
+        exif = Image.Exif()
+        exif[0x010F] = "CameraMaker"  # Make
+        exif[0xA431] = "SERIAL-12345"  # BodySerialNumber
+        gps = {1: "N", 2: (48.0, 51.0, 29.0), 3: "E", 4: (2.0, 17.0, 40.0)}
+        exif[0x8825] = gps
+        img.save(buf, format="JPEG", exif=exif)
+    else:
+        img.save(buf, format=fmt)
+    return buf.getvalue()
+
+
+def make_stage_folder(folder: Path, rows: list[dict], images: dict[str, bytes] | None = None,
+                      stage: str = "ingest") -> Path:
+    """Write a *finished* stage folder (parts, ledger, manifest, _SUCCESS) from canonical dicts.
+
+    ``images`` maps sha256 -> bytes (their mime is read from the rows' image refs).
+    """
+    from builder import io
+    from builder.images import ImageInfo, ImageStore
+    from builder.records import dialogues_frame, ledger_frame
+
+    folder = Path(folder)
+    out = io.OutputFolder(folder, {"fixture": stage, "n": len(rows)}, force=True).open()
+    df = dialogues_frame(rows)
+    io.write_dialogues(df, out.path(io.PART_FMT.format(0)))
+    store = ImageStore(out.partial)
+    mimes = {}
+    for r in rows:
+        for t in r.get("turns") or []:
+            for im in t.get("images") or []:
+                if im.get("sha256"):
+                    mimes[im["sha256"]] = (im["mime"], im["width"], im["height"])
+    for sha, data in (images or {}).items():
+        mime, w, h = mimes[sha]
+        store.put(data, ImageInfo(sha, mime, w, h))
+    ledger = ledger_frame([
+        {"dialogue_id": r["dialogue_id"], "stage": stage, "decision": "kept", "reason": "ok", "detail": {}}
+        for r in rows
+    ])
+    io.write_parquet_atomic(io.sort_ledger(ledger), out.path(io.LEDGER))
+    out.commit({"stage": stage, "rows": io.ledger_counts(ledger, stage)})
+    return folder
+
+
+def dialogue(turn_texts: list[tuple[str, str]], images: dict[int, list[dict]] | None = None, **fields) -> dict:
+    """A canonical dialogue dict with a real content-hash id."""
+    from builder.records import dialogue_id
+
+    turns = [
+        {"index": i, "role": role, "text": text, "images": (images or {}).get(i, [])}
+        for i, (role, text) in enumerate(turn_texts)
+    ]
+    row = {"turns": turns, "source": "fixture", "source_id": fields.pop("source_id", None), **fields}
+    row["dialogue_id"] = dialogue_id(turns)
+    return row
