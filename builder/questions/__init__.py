@@ -1,0 +1,1 @@
+"""Human-written evaluation questions: the Question schema, import + validation, task export."""

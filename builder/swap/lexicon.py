@@ -1,0 +1,90 @@
+"""Word lists that decide what a span shows and how it is referred to once it is an image.
+
+The lists are deliberately small and concrete: a lemma found here is picturable with
+certainty; anything else is categorised by the embedder against :data:`PROTOTYPES`
+(see :mod:`builder.swap.spans`), and must beat the ``person``/``abstract`` prototypes.
+"""
+
+from __future__ import annotations
+
+# category -> (singular deictic phrase, plural deictic phrase). "person" is never swapped.
+DEICTIC: dict[str, tuple[str, str]] = {
+    "place": ("this place", "these places"),
+    "dish": ("this dish", "these dishes"),
+    "animal": ("this animal", "these animals"),
+    "item": ("this item", "these items"),
+    "artwork": ("this artwork", "these artworks"),
+}
+
+# What the embedder compares a span with when the lexicon does not know it.
+PROTOTYPES: dict[str, str] = {
+    "place": "a place, a landmark, a building, a city or a landscape",
+    "dish": "a dish of food, a meal or a drink",
+    "animal": "an animal or a pet",
+    "item": "an object, a product, a tool or a device",
+    "artwork": "a painting, a sculpture or a work of art",
+    "person": "a person, a man, a woman or a child",
+    "abstract": "an abstract idea, a time, a plan or a feeling",
+}
+NOT_SWAPPABLE = ("person", "abstract")
+
+LEXICON: dict[str, frozenset[str]] = {
+    "place": frozenset("""
+        beach mountain lake river museum park temple castle bridge tower cathedral church
+        palace island waterfall volcano desert forest canyon harbor harbour market square
+        city village town skyline lighthouse garden stadium monument ruin ruins
+        amphitheatre amphitheater colosseum pyramid pyramids glacier valley cliff cave
+        fountain mosque shrine opera statue arena restaurant cafe café bar hotel station
+        airport street alley coast bay hill hills vineyard farm zoo aquarium library
+        campus building skyscraper canal pier boardwalk trail""".split()),
+    "dish": frozenset("""
+        pizza sushi pasta burger hamburger cake ramen taco tacos salad soup curry paella
+        croissant sandwich noodle noodles dumpling dumplings steak pancake pancakes waffle
+        waffles cookie cookies pie bread bagel donut doughnut burrito risotto lasagna
+        lasagne spaghetti pho kimchi tiramisu gelato macaron macarons cheesecake brownie
+        omelette omelet sashimi tempura bibimbap falafel hummus kebab gyro baguette
+        pretzel muffin cupcake smoothie latte cappuccino espresso coffee tea cocktail
+        wine beer dessert ice-cream icecream fondue poutine churro churros biryani
+        samosa""".split()),
+    "animal": frozenset("""
+        dog cat horse bird parrot puppy kitten rabbit bunny hamster goldfish fish turtle
+        tortoise lizard snake cow sheep goat pig chicken duck goose owl eagle penguin
+        dolphin whale shark elephant giraffe lion tiger bear panda koala kangaroo monkey
+        zebra camel deer fox wolf squirrel butterfly bee frog retriever labrador poodle
+        beagle terrier husky bulldog corgi pony donkey seal otter flamingo peacock""".split()),
+    "item": frozenset("""
+        bike bicycle car guitar piano violin drum drums camera phone smartphone laptop
+        computer tablet watch sneaker sneakers shoe shoes boot boots backpack bag handbag
+        umbrella lamp chair sofa couch table desk bed headphones keyboard mouse monitor
+        television tv console controller skateboard surfboard snowboard skis kayak boat
+        tent scooter motorcycle truck van bus train kite ball racket bat helmet jacket
+        dress hat scarf sunglasses necklace ring bracelet vase mug teapot kettle oven
+        blender toaster microwave plant plants flower flowers cactus book notebook""".split()),
+    "artwork": frozenset("painting sculpture mural fresco portrait artwork".split()),
+}
+
+# Never candidates, whatever the embedder thinks: people, time and filler nouns.
+STOP_LEMMAS = frozenset("""
+    person people man woman men women child children kid kids boy girl baby friend friends
+    brother sister mother father mom dad mum parent parents wife husband son daughter
+    family teacher doctor boss colleague guy guys
+    time day week weekend month year hour minute today tonight tomorrow yesterday morning
+    evening night moment thing things stuff lot way kind sort bit idea question answer
+    problem help advice recipe tip tips name place thanks anything something everything
+    nothing one part end start reason fact point example experience trip vacation holiday
+    plan plans course lesson job work homework """.split())
+
+# spaCy entity labels: ones we refuse outright, ones that fix the category.
+EXCLUDED_LABELS = frozenset(
+    "PERSON NORP DATE TIME MONEY PERCENT QUANTITY CARDINAL ORDINAL LANGUAGE LAW".split()
+)
+LABEL_CATEGORY = {"GPE": "place", "LOC": "place", "FAC": "place", "WORK_OF_ART": "artwork"}
+# Named places and works make the strongest swaps (MMRC's "I visited the Eiffel Tower").
+LABEL_PRIOR = {
+    "FAC": 0.3, "LOC": 0.3, "GPE": 0.2, "WORK_OF_ART": 0.2, "PRODUCT": 0.2,
+    "EVENT": 0.0, "ORG": 0.0, "": 0.1,
+}
+
+# Determiners absorbed into the deictic phrase; possessives become "of mine" etc.
+ARTICLES = frozenset("the a an this that these those some any".split())
+POSSESSIVES = {"my": "mine", "our": "ours", "your": "yours", "his": "his", "her": "hers", "their": "theirs"}
