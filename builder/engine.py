@@ -26,7 +26,7 @@ import polars as pl
 
 from builder import io
 from builder.errors import ConfigError
-from builder.images import ImageStore
+from builder.images import ImageStore, carry_images
 from builder.records import LEDGER_SCHEMA
 
 
@@ -96,7 +96,7 @@ def run_stage(
         "input_hash": in_manifest.get("output_hash"),
     }
     out = io.OutputFolder(output_dir, state, force=force)
-    if out.up_to_date():
+    if not force and out.up_to_date():
         log(f"{stage.name}: {output_dir} is up to date")
         return json.loads((output_dir / io.MANIFEST).read_text())
     out.open()
@@ -124,7 +124,7 @@ def run_stage(
         ctx = ShardContext(index, in_store, out_store, resolved, work)
         result = stage.process(df, ctx)
         _check_balance(stage.name, df, result.ledger)
-        _carry_images(result.dialogues, in_store, out_store)
+        carry_images(result.dialogues, in_store, out_store)
         io.write_dialogues(result.dialogues, out.path(name))
         io.write_parquet_atomic(io.sort_ledger(result.ledger), out.path(f"_shards/ledger-{key}.parquet"))
         out.mark_shard(key, {"stats": result.stats})
@@ -162,18 +162,3 @@ def _check_balance(stage: str, df: pl.DataFrame, ledger: pl.DataFrame) -> None:
         raise AssertionError(
             f"stage {stage}: ledger rows do not match input dialogues ({len(got)} vs {len(wanted)})"
         )
-
-
-def _carry_images(df: pl.DataFrame, src: ImageStore, dst: ImageStore) -> None:
-    if df.height == 0 or "turns" not in df.columns:
-        return
-    refs = (
-        df.select(pl.col("turns").explode().struct.field("images").explode().alias("img"))
-        .drop_nulls()
-        .unnest("img")
-        .filter(pl.col("sha256").is_not_null())
-        .unique(["sha256", "mime"])
-    )
-    for sha, mime in refs.select("sha256", "mime").iter_rows():
-        if not dst.has(sha, mime):
-            dst.link_from(src, sha, mime)

@@ -100,3 +100,22 @@ class ImageStore:
             os.link(src, dest)
         except OSError:
             shutil.copyfile(src, dest)
+
+
+def carry_images(df, src: ImageStore, dst: ImageStore) -> int:
+    """Link every image referenced by ``df``'s turns from ``src`` into ``dst``; returns the count."""
+    import polars as pl
+
+    if df.height == 0 or "turns" not in df.columns:
+        return 0
+    refs = (
+        df.select(pl.col("turns").explode().struct.field("images").explode().alias("img"))
+        .drop_nulls()
+        .unnest("img")
+        .filter(pl.col("sha256").is_not_null())
+        .unique(["sha256", "mime"])
+        .sort("sha256")
+    )
+    for sha, mime in refs.select("sha256", "mime").iter_rows():
+        dst.link_from(src, sha, mime)
+    return refs.height

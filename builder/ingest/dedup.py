@@ -7,8 +7,8 @@ Jaccard similarity (share of equal signature slots) >= threshold.
 
 from __future__ import annotations
 
-import hashlib
 import re
+import zlib
 
 import numpy as np
 
@@ -24,21 +24,48 @@ def permutations(perms: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def shingles(text: str, k: int) -> set[str]:
+_WORD_HASH: dict[str, int] = {}
+_SHINGLE_MIX = (np.uint64(0x9E3779B1), np.uint64(0x85EBCA77), np.uint64(0xC2B2AE3D))
+
+
+def _word_hashes(text: str) -> np.ndarray:
     words = WORD.findall(text.lower())
-    if len(words) < k:
-        return {" ".join(words)} if words else set()
-    return {" ".join(words[i:i + k]) for i in range(len(words) - k + 1)}
+    if len(_WORD_HASH) > 1_000_000:  # bounded: a long tail of rare words must not grow memory
+        _WORD_HASH.clear()
+    cache = _WORD_HASH
+    out = np.empty(len(words), dtype=np.uint64)
+    for i, w in enumerate(words):
+        h = cache.get(w)
+        if h is None:
+            h = cache[w] = zlib.crc32(w.encode())
+        out[i] = h
+    return out
+
+
+def shingle_hashes(text: str, k: int) -> np.ndarray:
+    """Unique 32-bit hashes of the word k-grams of ``text`` (lower-cased \\w+ words).
+
+    A k-gram's hash mixes its words' crc32s with fixed odd multipliers, vectorised, so
+    no per-shingle strings are built. Texts shorter than k words are one shingle.
+    """
+    w = _word_hashes(text)
+    if len(w) == 0:
+        return w
+    k = min(k, len(w))
+    h = np.zeros(len(w) - k + 1, dtype=np.uint64)
+    for j in range(k):
+        h = h * _SHINGLE_MIX[j % 3] + w[j:len(w) - k + 1 + j]  # wraps mod 2^64 by design
+    return np.unique((h ^ (h >> np.uint64(32))) & MASK32)
+
+
+def shingles(text: str, k: int) -> set[int]:
+    return set(shingle_hashes(text, k).tolist())
 
 
 def signature(text: str, k: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    grams = shingles(text, k)
-    if not grams:
+    hv = shingle_hashes(text, k)
+    if len(hv) == 0:
         return np.full(a.shape, 0xFFFFFFFF, dtype=np.uint32)
-    hv = np.fromiter(
-        (int.from_bytes(hashlib.blake2b(g.encode(), digest_size=4).digest(), "little") for g in grams),
-        dtype=np.uint64, count=len(grams),
-    )
     # a < 2^32 and hv < 2^32, so a*hv + b < 2^64: no overflow before the modulus.
     phv = ((hv[:, None] * a[None, :] + b[None, :]) % PRIME) & MASK32
     return phv.min(axis=0).astype(np.uint32)

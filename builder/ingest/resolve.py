@@ -29,6 +29,7 @@ class ImageResolver:
         self.max_pixels = max_pixels
         self.max_bytes = max_bytes
         self._by_path: dict[str, ImageInfo] = {}
+        self._by_ref: dict[tuple[str, str], ImageInfo] = {}  # (base dir, reference) -> info
         self._by_sha: dict[str, ImageInfo] = {}
 
     def resolve(self, ref: str, base_dir: Path) -> dict:
@@ -50,6 +51,13 @@ class ImageResolver:
 
     # -- paths ----------------------------------------------------------------
     def _from_path(self, ref: str, base_dir: Path) -> ImageInfo:
+        key = (str(base_dir), ref)
+        hit = self._by_ref.get(key)
+        if hit is None:
+            hit = self._by_ref[key] = self._resolve_path(ref, base_dir)
+        return hit
+
+    def _resolve_path(self, ref: str, base_dir: Path) -> ImageInfo:
         if "\0" in ref:
             raise RecordError("unsafe_image_path", "image path contains a NUL byte")
         candidate = Path(ref) if os.path.isabs(ref) else Path(base_dir) / ref

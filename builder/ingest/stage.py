@@ -25,7 +25,7 @@ import polars as pl
 
 from builder import io
 from builder.errors import ConfigError, InputError
-from builder.images import ImageStore
+from builder.images import ImageStore, carry_images
 from builder.ingest import dedup
 from builder.ingest.config import IngestConfig
 from builder.ingest.normalise import normalise, turn_count, user_text
@@ -56,7 +56,7 @@ def run_ingest(raw_dir: Path, out_dir: Path, config: IngestConfig = IngestConfig
              "exclude": list(patterns), "input_hash": _raw_hash(raw_dir, files),
              "salt": hmac.new(salt, b"mmrc-salt-fingerprint", "sha256").hexdigest() if salt else None}
     out = io.OutputFolder(out_dir, state, force=force)
-    if out.up_to_date():
+    if not force and out.up_to_date():
         log(f"ingest: {out_dir} is up to date")
         return json.loads((out_dir / io.MANIFEST).read_text())
     out.open()
@@ -88,7 +88,7 @@ def run_ingest(raw_dir: Path, out_dir: Path, config: IngestConfig = IngestConfig
         keys = kept.filter(pl.col("_shard") == shard).select("_row")
         df = pl.scan_parquet(rows_glob).join(keys.lazy(), on="_row", how="semi").collect()
         io.write_dialogues(df, out.path(io.PART_FMT.format(shard)))
-        _carry_images(df, ImageStore(work), ImageStore(out.partial))
+        carry_images(df, ImageStore(work), ImageStore(out.partial))
         out.mark_shard(key, {"rows": df.height})
     t3 = time.perf_counter()
     quarantine = _concat(sorted((work / "quarantine").glob("*.parquet")), Q_SCHEMA)
@@ -258,14 +258,6 @@ def _raw_hash(raw_dir: Path, files: list[Path]) -> str:
             h.update(f"{rel}\0{io.sha256_file(path)}\n".encode())
     h.update(("\n".join(p.relative_to(raw_dir).as_posix() for p in files)).encode())
     return h.hexdigest()
-
-
-def _carry_images(df: pl.DataFrame, src: ImageStore, dst: ImageStore) -> None:
-    for turns in df["turns"].to_list():
-        for turn in turns:
-            for im in turn["images"]:
-                if im["sha256"]:
-                    dst.link_from(src, im["sha256"], im["mime"])
 
 
 def _count_images(folder: Path) -> int:

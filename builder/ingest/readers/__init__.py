@@ -88,21 +88,25 @@ def iter_file(path: Path, fmt: str = "auto") -> Iterator[RawDialogue | Quarantin
         if isinstance(obj, Quarantined):
             yield obj
             continue
-        excerpt = json.dumps(obj, ensure_ascii=False)[:EXCERPT]
         if module is None:
             yield Quarantined(locator, "unknown_format",
                               "file matches none of the formats; see raw/README.md or force one with --format",
-                              excerpt=excerpt)
+                              excerpt=_excerpt(obj))
             continue
         if not isinstance(obj, dict):
-            yield Quarantined(locator, "invalid_record", f"a {name} record must be a JSON object", excerpt=excerpt)
+            yield Quarantined(locator, "invalid_record", f"a {name} record must be a JSON object",
+                              excerpt=_excerpt(obj))
             continue
         try:
             yield from module.parse(obj, locator)
         except RecordError as exc:
             source_id = obj.get("id", obj.get("source_id"))
             yield Quarantined(locator, exc.reason, str(exc), str(source_id) if source_id is not None else None,
-                              excerpt)
+                              _excerpt(obj))
+
+
+def _excerpt(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False)[:EXCERPT]
 
 
 def log_files(root: Path) -> list[Path]:
