@@ -44,14 +44,15 @@ def make_corpus(root: Path, n: int, per_file: int = 5_000, seed: int = 0) -> Non
                 fh.write(json.dumps({"source_id": f"d{k}", "user_id": f"u{k % 997}", "turns": turns}) + "\n")
 
 
-def run_ingest(raw: Path, out: Path) -> dict:
+def run_ingest(raw: Path, out: Path, workers: int = 1) -> dict:
     env = {**os.environ, "MMRC_USER_SALT": "bench"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     t0 = time.perf_counter()
     code = ("import resource,sys; from builder.cli import main\n"
             "try:\n main(sys.argv[1:], standalone_mode=False)\n"
             "finally:\n print('PEAK_RSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
-    proc = subprocess.run([sys.executable, "-c", code, "ingest", str(raw), "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-c", code, "ingest", str(raw), "-o", str(out),
+                           "--workers", str(workers)],
                           env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - t0
     if proc.returncode != 0:
@@ -81,6 +82,8 @@ def main() -> None:
             raw, out = Path(tmp) / f"raw{n}", Path(tmp) / f"out{n}"
             make_corpus(raw, n)
             ours = run_ingest(raw, out)
+            shutil.rmtree(out)
+            parallel = run_ingest(raw, out, workers=os.cpu_count() or 1)
             ceiling = parse_ceiling(raw)
             results["sizes"][str(n)] = {
                 "dialogues": n,
@@ -89,6 +92,10 @@ def main() -> None:
                 "peak_rss_mb": ours["peak_rss_mb"],
                 "json_parse_only_seconds": round(ceiling, 2),
                 "share_of_parse_ceiling": round(ceiling / ours["seconds"], 3),
+                "workers": os.cpu_count(),
+                "parallel_seconds": parallel["seconds"],
+                "parallel_dialogues_per_s": round(n / parallel["seconds"], 1),
+                "parallel_peak_rss_mb_main_process": parallel["peak_rss_mb"],
                 "phase_timings_s": {k: round(v, 2) for k, v in ours["timings"].items()},
                 "kept": ours["rows"]["kept"], "dropped": ours["rows"]["dropped"],
             }

@@ -29,8 +29,20 @@ def invoke(*args):
 def test_two_runs_give_identical_bytes(tmp_path):
     raw = build(tmp_path / "raw")
     assert invoke("ingest", raw, "-o", tmp_path / "a").exit_code == 0
-    assert invoke("ingest", raw, "-o", tmp_path / "b", "--shard-rows", "5000").exit_code == 0
+    assert invoke("ingest", raw, "-o", tmp_path / "b", "--workers", "2").exit_code == 0
     assert digest(tmp_path / "a") == digest(tmp_path / "b")
+
+
+def test_many_parts_are_sorted_and_complete(tmp_path):
+    import polars as pl
+
+    raw = build(tmp_path / "raw")
+    assert invoke("ingest", raw, "-o", tmp_path / "one").exit_code == 0
+    assert invoke("ingest", raw, "-o", tmp_path / "many", "--shard-rows", "3").exit_code == 0
+    parts = sorted((tmp_path / "many").glob("part-*.parquet"))
+    assert len(parts) == 4  # 10 kept dialogues, 3 per part
+    ids = [i for p in parts for i in pl.read_parquet(p)["dialogue_id"]]
+    assert ids == sorted(ids) == pl.read_parquet(tmp_path / "one" / "part-00000.parquet")["dialogue_id"].to_list()
 
 
 def test_crash_midway_leaves_no_success_and_resume_matches(tmp_path, monkeypatch):
@@ -38,7 +50,7 @@ def test_crash_midway_leaves_no_success_and_resume_matches(tmp_path, monkeypatch
     reference = tmp_path / "ref"
     assert invoke("ingest", raw, "-o", reference).exit_code == 0
 
-    real = ingest_stage._ingest_file
+    real = ingest_stage.ingest_file
     calls = []
 
     def crash_on_third(idx, *args):
@@ -47,7 +59,7 @@ def test_crash_midway_leaves_no_success_and_resume_matches(tmp_path, monkeypatch
             raise KeyboardInterrupt("killed")
         return real(idx, *args)
 
-    monkeypatch.setattr(ingest_stage, "_ingest_file", crash_on_third)
+    monkeypatch.setattr(ingest_stage, "ingest_file", crash_on_third)
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         ingest_stage.run_ingest(raw, out)
@@ -55,7 +67,7 @@ def test_crash_midway_leaves_no_success_and_resume_matches(tmp_path, monkeypatch
     assert (tmp_path / ".out.partial" / "_shards" / "f000000.done").exists()
 
     calls.clear()
-    monkeypatch.setattr(ingest_stage, "_ingest_file", lambda idx, *a: (calls.append(idx), real(idx, *a))[1])
+    monkeypatch.setattr(ingest_stage, "ingest_file", lambda idx, *a: (calls.append(idx), real(idx, *a))[1])
     assert invoke("ingest", raw, "-o", out).exit_code == 0
     assert 0 not in calls and 1 not in calls  # finished shards were not redone
     assert (out / "_SUCCESS").exists() and not (tmp_path / ".out.partial").exists()
