@@ -60,10 +60,14 @@ class ImageResolver:
     def _resolve_path(self, ref: str, base_dir: Path) -> ImageInfo:
         if "\0" in ref:
             raise RecordError("unsafe_image_path", "image path contains a NUL byte")
-        candidate = Path(ref) if os.path.isabs(ref) else Path(base_dir) / ref
-        real = Path(os.path.realpath(candidate))
-        if not real.is_relative_to(self.raw_root):
+        if os.path.isabs(ref):
+            candidates = [Path(ref)]
+        else:  # relative to the log file first, then to the raw folder
+            candidates = [Path(base_dir) / ref, self.raw_root / ref]
+        inside = [r for r in (Path(os.path.realpath(c)) for c in candidates) if r.is_relative_to(self.raw_root)]
+        if not inside:
             raise RecordError("unsafe_image_path", f"image path {ref[:200]!r} resolves outside the raw folder")
+        real = next((r for r in inside if r.is_file()), inside[0])
         key = str(real)
         if key in self._by_path:
             return self._by_path[key]
