@@ -142,3 +142,25 @@ def test_oasst_trees_are_flattened(tmp_path):
     roles = [t["role"] for t in first["turns"]]
     assert roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:]))  # alternating
     assert df["language"].drop_nulls().unique().to_list() == ["en"]
+
+
+def test_oasst_deleted_paths_are_quarantined(tmp_path):
+    def msg(mid, role, text, replies=(), deleted=False):
+        return {"message_id": mid, "role": role, "text": text, "lang": "en", "deleted": deleted,
+                "replies": list(replies)}
+
+    tree = {"message_tree_id": "t1", "prompt": msg("m0", "prompter", "How do tides work on the coast?", [
+        msg("m1", "assistant", "The moon's gravity pulls the oceans.", [
+            msg("m2", "prompter", "Why are there two high tides a day?", [
+                msg("m3", "assistant", "There is a bulge on both sides of the Earth.")]),
+            msg("m4", "prompter", "spam", [msg("m5", "assistant", "...")], deleted=True)])])}
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "trees.jsonl").write_text(json.dumps(tree) + "\n")
+    ingest(raw, tmp_path / "out")
+    ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
+    assert sorted(ledger["decision"].to_list()) == ["kept", "quarantined"]
+    q = pl.read_parquet(tmp_path / "out" / "quarantine.parquet")
+    assert q["reason"].to_list() == ["deleted_message"] and q["source_id"].to_list() == ["m5"]
+    kept = pl.read_parquet(tmp_path / "out" / "part-00000.parquet").row(0, named=True)
+    assert kept["source_id"] == "m3" and [t["role"] for t in kept["turns"]] == ["user", "assistant"] * 2
