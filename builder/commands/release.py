@@ -1,0 +1,36 @@
+"""`mmrc-build release`: build release/<name>-vX.Y.Z, a versioned Hugging Face dataset folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("release")
+@click.option("--version", "version", required=True, help="Semantic version of this release, e.g. 0.1.0.")
+@click.option("--data", "data", required=True, type=click.Path(path_type=Path, file_okay=False),
+              help="Finished stage folder to release (classified or swapped).")
+@click.option("--questions", "questions", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Questions: a Parquet from `questions import`, or a CSV/JSONL annotation file.")
+@click.option("--releases-dir", type=click.Path(path_type=Path, file_okay=False), default=Path("release"),
+              show_default=True, help="Folder that holds every version's release folder.")
+@click.option("--name", default="mmrc", show_default=True, help="Dataset name (release folder prefix).")
+@click.option("--remove-ids", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Takedown list: one dialogue_id or source conversation id per line; removed from "
+                   "this and every later version.")
+@click.option("--allow-missing-abilities", is_flag=True,
+              help="Release dialogues even if they lack some of the six abilities' questions.")
+@click.option("--license", "license_id", default="odc-by", show_default=True,
+              help="Licence id for the dataset card (a Hub licence identifier).")
+def command(version, data, questions, releases_dir, name, remove_ids, allow_missing_abilities, license_id):
+    """Build RELEASES_DIR/NAME-vVERSION: Parquet shards with images, card, figures, stats,
+    CHANGELOG.md, SHA256SUMS, committed in git and tagged vVERSION. Never overwrites a version."""
+    from builder.release.build import ReleaseConfig, build_release
+
+    config = ReleaseConfig(version=version, name=name, license=license_id,
+                           allow_missing_abilities=allow_missing_abilities)
+    result = build_release(data, questions, releases_dir, config, remove_ids=remove_ids,
+                           log=lambda m: click.echo(m, err=True))
+    click.echo(f"{result['path']} {result['tag']}: {result['rows']['out']} dialogues, "
+               f"{result['configs']['questions']['rows']} questions")

@@ -1,0 +1,1 @@
+"""`mmrc-build publish`: push a release folder and its tag to the Hugging Face Hub."""

@@ -1,0 +1,186 @@
+"""Build ``release/<name>-vX.Y.Z/``: shards, card, figures, stats, changelog, checksums, tag.
+
+Everything is written into ``.<name>-vX.Y.Z.partial`` (a clone of the previous version's
+repository), committed and tagged there, and renamed into place only when complete.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import polars as pl
+
+from builder import io
+from builder.errors import ValidationError
+from builder.images import ImageStore
+from builder.questions.importer import load_questions
+from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
+from builder.questions.validate import DialogueIndex
+from builder.records import ABILITIES, QUESTION, conform, hf_features
+from builder.release import card, changelog, figures, gitrepo, layout, provenance, stats
+from builder.release.shards import ShardConfig, batches, question_features, write_shards
+
+
+@dataclass(frozen=True)
+class ReleaseConfig:
+    version: str
+    name: str = "mmrc"
+    license: str = "odc-by"
+    allow_missing_abilities: bool = False
+    shards: ShardConfig = field(default_factory=ShardConfig)
+
+
+def read_removals(path: Path | None) -> list[str]:
+    """Ids asking for removal, one per line (dialogue_id or the source's conversation id)."""
+    if path is None:
+        return []
+    if not Path(path).is_file():
+        raise ValidationError(f"removal list {path} does not exist; pass a text file with one id per line")
+    lines = (line.split("#", 1)[0].strip() for line in Path(path).read_text().splitlines())
+    return sorted({line.split(",")[0].strip() for line in lines if line})
+
+
+def resolve_removals(requests: list[str], index: DialogueIndex) -> tuple[set[str], list[str]]:
+    removed, unmatched = set(), []
+    for entry in requests:
+        if entry in index.by_id:
+            removed.add(entry)
+        elif entry in index.by_source_id:
+            removed.update(d.dialogue_id for d in index.by_source_id[entry])
+        else:
+            unmatched.append(entry)
+    return removed, unmatched
+
+
+def _nest(dialogues: pl.DataFrame, questions: pl.DataFrame, on: str) -> pl.DataFrame:
+    grouped = questions.group_by("dialogue_id", maintain_order=True).agg(
+        pl.struct(list(QUESTION_FIELDS)).cast(QUESTION).alias("questions"))
+    out = dialogues.drop("questions").join(grouped, left_on=on, right_on="dialogue_id", how="left",
+                                           maintain_order="left", suffix="_q")
+    return conform(out.with_columns(pl.col("questions").fill_null([])))
+
+
+def _missing_abilities(frame: pl.DataFrame) -> list[str]:
+    have = frame.select("dialogue_id", "source_id",
+                        pl.col("questions").list.eval(pl.element().struct.field("ability")))
+    out = []
+    for did, source_id, abilities in have.iter_rows():
+        missing = [a for a in ABILITIES if a not in set(abilities or [])]
+        if missing:
+            out.append(f"{did} (source_id {source_id}) lacks {','.join(missing)}")
+    return out
+
+
+def _field_types(features) -> dict[str, str]:
+    return {name: repr(feature) for name, feature in features.items()}
+
+
+def build_release(data: Path, questions: Path | None, releases: Path, config: ReleaseConfig,
+                  remove_ids: Path | None = None, log: Callable[[str], None] = lambda m: None) -> dict:
+    version = layout.Version.parse(config.version)
+    target, previous = layout.plan(releases, config.name, version)
+    data_manifest = io.require_finished(data, "data")
+    index = DialogueIndex.from_folder(data)
+    prev_manifest = layout.read_manifest(previous) if previous else {}
+    requests = sorted(set(prev_manifest.get("removal_requests", [])) | set(read_removals(remove_ids)))
+    removed, unmatched = resolve_removals(requests, index)
+    for entry in unmatched:
+        log(f"warning: removal request {entry!r} matches no dialogue in {data} (kept on the list)")
+
+    if questions is not None:
+        qdf, report = load_questions(questions, index)
+        q_info = {"file": Path(questions).name, "sha256": io.sha256_file(Path(questions))}
+    else:
+        qdf, q_info = pl.DataFrame(schema=QUESTIONS_SCHEMA), None
+    qdf = qdf.filter(~pl.col("dialogue_id").is_in(sorted(removed)))
+    scan = io.scan_dialogues(data)
+    originals = scan.filter(pl.col("variant_of").is_null()).collect()
+    kept = _nest(originals.filter(~pl.col("dialogue_id").is_in(sorted(removed))).sort("dialogue_id"), qdf,
+                 "dialogue_id")
+    missing = _missing_abilities(kept)
+    if missing and not config.allow_missing_abilities:
+        raise ValidationError(
+            f"{len(missing)} dialogue(s) lack some of the six abilities (e.g. {'; '.join(missing[:3])}); "
+            "add their questions or pass --allow-missing-abilities")
+    variants = _nest(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode())).collect()
+                     .sort("dialogue_id"), qdf, "variant_of")
+    qrows = qdf.join(kept.select("dialogue_id", "topic", "topic_group"), on="dialogue_id", how="inner",
+                     maintain_order="left").select("dialogue_id", "topic", "topic_group", *QUESTION_FIELDS)
+
+    partial = Path(releases) / f".{target.name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    Path(releases).mkdir(parents=True, exist_ok=True)
+    gitrepo.start(partial, previous)
+    store, shard_cfg = ImageStore(data), config.shards
+    features = {"default": hf_features(), "questions": question_features()}
+    if variants.height:
+        features["modality_swap"] = hf_features()
+    frames = {"default": kept, "questions": qrows, "modality_swap": variants}
+    configs, shard_files = {}, {}
+    for cfg, feats in features.items():
+        rows = batches(frames[cfg], store if cfg != "questions" else None, shard_cfg)
+        paths = write_shards(rows, feats, partial, cfg, shard_cfg)
+        shard_files[cfg] = [p.relative_to(partial).as_posix() for p in paths]
+        configs[cfg] = (feats, frames[cfg].height, sum(p.stat().st_size for p in paths))
+        log(f"release: {cfg}: {frames[cfg].height} rows in {len(paths)} shard(s)")
+
+    table = stats.table2(kept, qrows, variants.height)
+    if table["needs_review"]:
+        log(f"warning: {table['needs_review']} question(s) are marked needs_review (annotators disagree)")
+    steps = stats.funnel(data, originals.height, originals.height - kept.height, kept.height)
+    (partial / layout.FIGURES_DIR).mkdir()
+    figures.turn_length_histogram(stats.turn_table(kept), partial / layout.FIGURES_DIR / "turn_lengths.png")
+    figures.topic_donut(table["topics"], partial / layout.FIGURES_DIR / "topics.png")
+    schema = {cfg: _field_types(f) for cfg, f in features.items()}
+    stats_doc = {"version": str(version), **table, "funnel": steps, "schema": schema}
+    io.write_text_atomic(partial / layout.STATS, json.dumps(stats_doc, indent=2, sort_keys=True) + "\n")
+
+    prev_version = prev_manifest.get("version")
+    if previous:
+        old_ids = changelog.released_ids(previous, "default", "dialogue_id")
+        old_q = changelog.released_ids(previous, "questions", "question_id")
+        old_schema = json.loads((previous / layout.STATS).read_text()).get("schema", {})
+    else:
+        old_ids, old_q, old_schema = set(), set(), {}
+    entry = changelog.entry(str(version), prev_version, set(kept["dialogue_id"]), old_ids,
+                            set(qrows["question_id"]), old_q, removed, changelog.schema_changes(old_schema, schema))
+    changelog.write(partial, entry, previous)
+
+    languages = sorted(table["languages"])
+    header = card.card_data(config.name, str(version), config.license, languages, configs).to_yaml()
+    text = card.render(config.name, str(version), header, table, steps, provenance.stage_chain(data),
+                       list(configs), config.license, prev_version)
+    files = [f for fs in shard_files.values() for f in fs]
+    card.check_card(text, files)
+    (partial / layout.CARD).write_text(text)
+
+    epoch = gitrepo.commit_epoch(version)
+    manifest = {
+        "stage": "release", "name": config.name, "version": str(version), "tag": version.tag,
+        "previous": prev_version, "config": asdict(config),
+        "inputs": {"data": {"stage": data_manifest.get("stage"), "content_hash": data_manifest.get("output_hash")},
+                   "questions": q_info},
+        "removal_requests": requests, "removed_ids": sorted(removed & set(originals["dialogue_id"])),
+        "rows": {"in": originals.height, "kept": kept.height, "dropped": originals.height - kept.height,
+                 "out": kept.height, "reasons": {"dropped:takedown": originals.height - kept.height}},
+        "configs": {cfg: {"rows": n, "shards": shard_files[cfg]} for cfg, (_, n, _) in configs.items()},
+        "missing_abilities": len(missing), "commit_epoch": epoch,
+    }
+    io.write_text_atomic(partial / layout.MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_sums(partial)
+    commit = gitrepo.commit_and_tag(partial, version.tag, f"Release {version.tag}: {kept.height} dialogues, "
+                                    f"{qrows.height} questions", epoch)
+    partial.rename(target)
+    log(f"release: {target} tagged {version.tag} ({commit[:12]})")
+    return {**manifest, "path": str(target), "commit": commit}
+
+
+def write_sums(folder: Path) -> None:
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and ".git" not in p.relative_to(folder).parts
+                   and p.name != layout.SUMS)
+    lines = [f"{io.sha256_file(p)}  {p.relative_to(folder).as_posix()}" for p in files]
+    (folder / layout.SUMS).write_text("\n".join(lines) + "\n")

@@ -1,0 +1,199 @@
+"""The dataset card: a YAML header the Hub accepts, and a readable body.
+
+The header is built with huggingface_hub's ``DatasetCardData`` and datasets' own
+``MetadataConfigs`` / ``DatasetInfosDict`` writers, so ``load_dataset`` reads the
+configs and features back exactly as written. :func:`check_card` re-reads a card the
+way the Hub and ``datasets`` do and fails on anything they would reject.
+"""
+
+from __future__ import annotations
+
+import json
+
+from builder.errors import ValidationError
+from builder.records import ABILITIES, QUESTION_FORMATS
+from builder.release.layout import SPLIT, shard_glob
+
+TASK_CATEGORIES = ("visual-question-answering", "question-answering", "image-text-to-text")
+SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
+                   (10_000_000, "1M<n<10M"))
+# Licence ids the Hub knows that fit a dataset of user chat logs; extend when needed.
+LICENSES = ("odc-by", "cc-by-4.0", "cc-by-nc-4.0", "cc-by-sa-4.0", "cc-by-nc-sa-4.0", "apache-2.0", "mit", "other")
+CITATION = """@article{xue2025mmrc,
+  title   = {MMRC: A Large-Scale Benchmark for Understanding Multimodal Large Language Model in
+             Real-World Conversation},
+  author  = {Xue, Haochen and Tang, Feilong and Hu, Ming and others},
+  journal = {arXiv preprint arXiv:2502.11903},
+  year    = {2025}
+}"""
+
+
+def size_category(n: int) -> str:
+    return next((label for limit, label in SIZE_CATEGORIES if n < limit), "n>10M")
+
+
+def card_data(name: str, version: str, license_id: str, languages: list[str], configs: dict):
+    """``configs`` maps config name -> (features, num_examples, download_size)."""
+    from datasets import DatasetInfo, SplitDict, SplitInfo
+    from datasets.info import DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCardData
+
+    data = DatasetCardData(
+        license=license_id, language=languages or None, pretty_name=f"{name} {version}",
+        task_categories=list(TASK_CATEGORIES[:2]), size_categories=[size_category(configs["default"][1])],
+        tags=["multimodal", "dialogue", "memory", "benchmark", "mmrc"],
+    )
+    MetadataConfigs({
+        cfg: {"data_files": [{"split": SPLIT, "path": shard_glob(cfg)}],
+              **({"default": True} if cfg == "default" else {})}
+        for cfg in configs
+    }).to_dataset_card_data(data)
+    infos = {}
+    for cfg, (features, n, download) in configs.items():
+        splits = SplitDict()
+        splits.add(SplitInfo(name=SPLIT, num_examples=n, num_bytes=download))
+        infos[cfg] = DatasetInfo(features=features, splits=splits, download_size=download, dataset_size=download)
+    DatasetInfosDict(infos).to_dataset_card_data(data)
+    return data
+
+
+def check_card(text: str, files: list[str] | None = None) -> None:
+    """Parse ``text`` as the Hub and ``datasets`` would; raise :class:`ValidationError` if it fails."""
+    import fnmatch
+
+    from datasets.info import DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCard
+
+    try:
+        card = DatasetCard(text)
+        configs = MetadataConfigs.from_dataset_card_data(card.data)
+        infos = DatasetInfosDict.from_dataset_card_data(card.data)
+    except Exception as exc:  # the parsers raise many types
+        raise ValidationError(f"dataset card YAML does not parse ({exc}); fix builder/release/card.py") from exc
+    problems = []
+    if card.data.license not in LICENSES:
+        problems.append(f"license {card.data.license!r} is not one of {', '.join(LICENSES)}")
+    problems += [f"unknown task category {t!r}" for t in card.data.task_categories or [] if t not in TASK_CATEGORIES]
+    known_sizes = {label for _, label in SIZE_CATEGORIES} | {"n>10M"}
+    problems += [f"unknown size category {s!r}" for s in card.data.size_categories or [] if s not in known_sizes]
+    if configs.get_default_config_name() != "default":
+        problems.append("no default config")
+    for cfg, meta in configs.items():
+        if cfg not in infos or infos[cfg].features is None:
+            problems.append(f"config {cfg} has no dataset_info features")
+        for entry in meta.get("data_files", []):
+            if files is not None and not any(fnmatch.fnmatch(f, entry["path"]) for f in files):
+                problems.append(f"config {cfg}: no file matches {entry['path']}")
+    if problems:
+        raise ValidationError("dataset card is invalid: " + "; ".join(problems))
+
+
+def _table(header: list[str], rows: list[list]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _funnel(steps: list[dict]) -> str:
+    rows = []
+    for step in steps:
+        drops = ", ".join(f"{reason.split(':', 1)[1]} {n}" for reason, n in sorted(step["dropped"].items()))
+        rows.append([step["step"], step["dialogues"], drops or "—"])
+    return _table(["step", "dialogues", "removed (reason n)"], rows)
+
+
+def _pipeline(stages: list[dict]) -> str:
+    if not stages:
+        return "No stage manifests were found beside the data folder."
+    out = []
+    for stage in stages:
+        models = ", ".join(f"`{m.get('name')}` {m.get('version') or ''}".strip() for m in stage["models"]) or "none"
+        config = json.dumps(stage["config"], sort_keys=True)
+        out.append(f"- **{stage['stage']}** — models: {models}; config: `{config}`")
+    return "\n".join(out)
+
+
+def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[dict], stages: list[dict],
+           configs: list[str], license_id: str, previous: str | None) -> str:
+    """The whole README.md."""
+    abilities = stats["questions_per_ability_format"]
+    q_rows = [[f"{a} ({ABILITIES[a]})", *[abilities[a][f] for f in QUESTION_FORMATS], stats["questions_per_ability"][a]]
+              for a in ABILITIES]
+    q_rows.append(["**total**", *[stats["questions_per_format"][f] for f in QUESTION_FORMATS], stats["questions"]])
+    summary = _table(["", "value"], [
+        ["dialogues", stats["dialogues"]], ["questions", stats["questions"]],
+        ["avg. turns per dialogue", stats["avg_turns_per_dialogue"]],
+        ["avg. images per dialogue", stats["avg_images_per_dialogue"]],
+        ["images (unique)", f"{stats['images']} ({stats['unique_images']})"],
+        ["avg. words per user / assistant turn",
+         f"{stats['avg_words_per_turn']['user']} / {stats['avg_words_per_turn']['assistant']}"],
+        ["modality-swap variants", stats["modality_swap_variants"]],
+    ])
+    loads = "\n".join(f'ds = load_dataset("ORG/{name}", "{c}", revision="v{version}", split="{SPLIT}")'
+                      for c in configs)
+    return f"""---
+{header_yaml.strip()}
+---
+
+# {name} v{version}
+
+An MMRC-style benchmark of real multimodal user–assistant conversations (Xue et al., 2025): each
+dialogue keeps its images and comes with questions that probe six abilities of a model that has to
+remember a long conversation — {", ".join(f"{k} ({v})" for k, v in ABILITIES.items())}.
+Built with `mmrc-build`{f"; previous version: v{previous} (see CHANGELOG.md)" if previous else ""}.
+
+## Loading
+
+```python
+from datasets import load_dataset
+{loads}
+```
+
+Configs: `default` — one row per dialogue, turns with embedded images (`datasets.Image`), questions
+nested; `questions` — one row per question; `modality_swap` (when present) — text-to-image swap
+variants of released dialogues (`variant_of` names the original), carrying the original's questions.
+A local copy is a git repository: every version is an annotated tag `vX.Y.Z`.
+
+## From raw logs to this release
+
+{_funnel(steps)}
+
+## Statistics
+
+{summary}
+
+Questions per ability and format (MMRC Table 2):
+
+{_table(["ability", *QUESTION_FORMATS, "total"], q_rows)}
+
+![turn lengths](figures/turn_lengths.png)
+![topics](figures/topics.png)
+
+Topics: {", ".join(f"{t} {n}" for t, n in stats["topics"].items()) or "not classified"}.
+
+## Pipeline: models and thresholds
+
+{_pipeline(stages)}
+
+## Licence
+
+Released under `{license_id}`. The conversations come from public chat-log datasets; their terms
+(and the terms of the models that wrote the assistant turns) still apply to the text and images.
+Use for research and evaluation; do not use it to identify or contact people.
+
+## Ethics and takedown
+
+PII in the text was detected and replaced before release, image metadata (EXIF) was stripped, toxic
+dialogues were dropped, and user ids are salted hashes (the salt is never released). If a
+conversation of yours is in this dataset and you want it removed, open an issue with its
+`dialogue_id` or original conversation id: it is removed in the next version (`--remove-ids`), and
+stays removed in every later one. Older tags still contain it; they can be withdrawn on request.
+
+## Citation
+
+```bibtex
+{CITATION}
+```
+"""

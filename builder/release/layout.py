@@ -1,0 +1,83 @@
+"""Where a release lives, what it is called, and which version came before it."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.errors import ConfigError, InputError, OutputExistsError
+
+SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
+SPLIT = "test"  # a benchmark: everything is evaluation data
+DATA_DIR = "data"
+FIGURES_DIR = "figures"
+MANIFEST = "manifest.json"
+STATS = "stats.json"
+CHANGELOG = "CHANGELOG.md"
+CARD = "README.md"
+SUMS = "SHA256SUMS"
+
+
+@dataclass(frozen=True, order=True)
+class Version:
+    major: int
+    minor: int
+    patch: int
+
+    @classmethod
+    def parse(cls, text: str) -> "Version":
+        match = SEMVER.match(text.strip().removeprefix("v"))
+        if not match:
+            raise ConfigError(f"version {text!r} is not a semantic version; use MAJOR.MINOR.PATCH, e.g. 0.1.0")
+        return cls(*map(int, match.groups()))
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}.{self.patch}"
+
+    @property
+    def tag(self) -> str:
+        return f"v{self}"
+
+
+def folder_name(name: str, version: Version) -> str:
+    return f"{name}-{version.tag}"
+
+
+def shard_glob(config: str) -> str:
+    return f"{DATA_DIR}/{config}/{SPLIT}-*.parquet"
+
+
+def existing_versions(releases: Path, name: str) -> dict[Version, Path]:
+    """Finished releases of ``name`` under ``releases`` (a finished one has its manifest)."""
+    found = {}
+    pattern = re.compile(rf"^{re.escape(name)}-v(\d+\.\d+\.\d+)$")
+    for path in Path(releases).glob(f"{name}-v*"):
+        match = pattern.match(path.name)
+        if match and (path / MANIFEST).exists():
+            found[Version.parse(match.group(1))] = path
+    return dict(sorted(found.items()))
+
+
+def plan(releases: Path, name: str, version: Version) -> tuple[Path, Path | None]:
+    """The target folder and the previous release; refuses overwrites and non-increasing versions."""
+    target = Path(releases) / folder_name(name, version)
+    if target.exists():
+        raise OutputExistsError(
+            f"{target} already exists; a released version is never overwritten: choose a new version "
+            f"(e.g. {Version(version.major, version.minor, version.patch + 1)})"
+        )
+    versions = existing_versions(releases, name)
+    previous = max(versions, default=None)
+    if previous is not None and version <= previous:
+        raise ConfigError(f"version {version} is not newer than the latest release {previous} in {releases}; "
+                          f"use a higher version")
+    return target, versions.get(previous) if previous else None
+
+
+def read_manifest(release: Path) -> dict:
+    path = Path(release) / MANIFEST
+    if not path.exists():
+        raise InputError(f"{release} is not a finished release (no {MANIFEST}); build it with `mmrc-build release`")
+    return json.loads(path.read_text())

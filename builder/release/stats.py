@@ -1,0 +1,78 @@
+"""Release statistics in the form of MMRC's Table 2, and the funnel from raw to released."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from builder import io
+from builder.records import ABILITIES, QUESTION_FORMATS, TOPICS
+
+PIPELINE = ("ingest", "clean", "classify", "swap")
+FUNNEL_LABEL = {"ingest": "ingested", "clean": "cleaned", "classify": "classified", "swap": "swapped"}
+
+
+def _words(expr: pl.Expr) -> pl.Expr:
+    return expr.str.split(" ").list.eval(pl.element().filter(pl.element() != "")).list.len()
+
+
+def turn_table(dialogues: pl.DataFrame) -> pl.DataFrame:
+    """One row per turn: dialogue_id, role, words, images."""
+    return (dialogues.select("dialogue_id", "turns").explode("turns").drop_nulls("turns").unnest("turns")
+            .select("dialogue_id", "role", _words(pl.col("text").fill_null("")).alias("words"),
+                    pl.col("images").list.len().alias("images")))
+
+
+def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> dict:
+    turns = turn_table(dialogues)
+    n = dialogues.height
+    per_ability = {a: questions.filter(pl.col("ability") == a).height for a in ABILITIES}
+    per_format = {f: questions.filter(pl.col("format") == f).height for f in QUESTION_FORMATS}
+    grid = {a: {f: questions.filter((pl.col("ability") == a) & (pl.col("format") == f)).height
+                for f in QUESTION_FORMATS} for a in ABILITIES}
+    shas = (dialogues.select(pl.col("turns").explode().struct.field("images").explode().struct.field("sha256"))
+            .drop_nulls().n_unique() if n else 0)
+    by_role = {role: round(float(turns.filter(pl.col("role") == role)["words"].mean() or 0), 2)
+               for role in ("user", "assistant")}
+    topics = dict(sorted(dialogues.group_by("topic").len().drop_nulls("topic").iter_rows(),
+                         key=lambda kv: TOPICS.index(kv[0]) if kv[0] in TOPICS else len(TOPICS)))
+    return {
+        "dialogues": n,
+        "modality_swap_variants": variants,
+        "questions": questions.height,
+        "questions_per_ability": per_ability,
+        "questions_per_format": per_format,
+        "questions_per_ability_format": grid,
+        "needs_review": questions.filter(pl.col("review") == "needs_review").height,
+        "turns": turns.height,
+        "avg_turns_per_dialogue": round(turns.height / n, 2) if n else 0.0,
+        "images": int(turns["images"].sum() or 0),
+        "unique_images": shas,
+        "avg_images_per_dialogue": round(int(turns["images"].sum() or 0) / n, 2) if n else 0.0,
+        "avg_words_per_turn": by_role,
+        "topics": topics,
+        "topic_groups": dict(sorted(dialogues.group_by("topic_group").len().drop_nulls("topic_group").iter_rows())),
+        "languages": dict(sorted(dialogues.group_by("language").len().drop_nulls("language").iter_rows())),
+    }
+
+
+def funnel(data: Path, release_in: int, removed: int, released: int) -> list[dict]:
+    """raw -> ingested -> cleaned -> ... -> released, each step with its drop reasons."""
+    ledger = io.read_ledger(data)
+    stages = sorted(set(ledger["stage"].to_list()),
+                    key=lambda s: (PIPELINE.index(s) if s in PIPELINE else len(PIPELINE), s))
+    steps = []
+    for stage in stages:
+        counts = io.ledger_counts(ledger, stage)
+        if not steps:
+            steps.append({"step": "raw", "stage": None, "dialogues": counts["in"], "dropped": {}})
+        lost = {reason: n for reason, n in counts["reasons"].items()
+                if reason.split(":")[0] in ("dropped", "quarantined")}
+        steps.append({"step": FUNNEL_LABEL.get(stage, stage), "stage": stage, "dialogues": counts["out"],
+                      "dropped": lost})
+    if not steps:
+        steps.append({"step": "input", "stage": None, "dialogues": release_in, "dropped": {}})
+    steps.append({"step": "released", "stage": "release", "dialogues": released,
+                  "dropped": {"dropped:takedown": removed} if removed else {}})
+    return steps
