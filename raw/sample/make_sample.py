@@ -62,7 +62,7 @@ SYMLINK_TARGET = "/etc/passwd"
 
 
 # Files ingest must not read as chat logs (it reads every *.json / *.jsonl under the folder).
-MMRCIGNORE = "# not chat logs: the answer key of this demo corpus\nexpected.json\n"
+MMRCIGNORE = "# not chat logs: the answer key of this demo corpus\nexpected.json\nquestions.jsonl\n"
 
 
 def log_relative(rel: str) -> str:

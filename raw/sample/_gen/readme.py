@@ -157,4 +157,45 @@ Notes:
 ```json
 {json.dumps(expected, indent=2)}
 ```
+
+## questions.jsonl (evaluation questions)
+
+**Hand-written, not generated**: `make_sample.py` does not write or delete `questions.jsonl` or
+`check_questions.py` (but it does rewrite this README and `.mmrcignore`, see below).
+
+`questions.jsonl` holds the MMRC-style evaluation questions for the demo corpus: exactly six per
+dialogue, one per ability (IE information extraction, CR cross-turn reasoning, IU information
+update, IM image management, MR memory recall, AR answer refusal), for the 85 of the 89 dialogues
+ingest keeps that are not offensive (`offensive-01`..`04` get none; `clean` removes them) — 510 questions.
+One JSON object per line, fields as in the Questions section of DESIGN.md:
+
+`source_id, question_id` (`<source_id>-<ability>`), `ability, format` (open | mcq | tf),
+`question, choices` (mcq only; the answer is one of them verbatim), `answer` (tf: `true` / `false`;
+AR: what a good model should say, e.g. "The conversation does not say ..."), `gold_items` (IE only),
+`gold_images` (0-based indices into the dialogue's images in order of appearance, turn by turn),
+`gold_turns` (turn `index` values holding the evidence, including the turn of every gold image;
+empty only for AR), `should_refuse` (true for AR only), `annotators` (`["mmrc-build-team"]`),
+`review` (`accepted`, or `no-image-dialogue`).
+
+- Formats: 311 open, 122 mcq, 77 tf (61 / 24 / 15 %); IE and AR are all open.
+- The 14 dialogues without images (`biology-05, computer-05, economy-05, film-05, food-05, game-06,
+  history-05, house-05, job-career-05, music-05, shopping-04, society-04, sport-04, travel-05`)
+  cannot have a real IM question: their IM line has `gold_images: []` and `review:
+  "no-image-dialogue"` and is a placeholder awaiting a decision.
+- Questions and answers never quote the planted PII of `labels/pii.csv` (they say "the user's
+  flatmate", "the advisor", ...), so they stay answerable after `clean` redacts it.
+- Indices are those of `mmrc-build ingest raw/sample` (turns as ingested; images flattened in turn
+  order, the unresolved `http://` image of `travel-07` included as image 0).
+
+Check it with
+
+```
+.venv/bin/python raw/sample/check_questions.py            # ingests raw/sample to a temp folder first
+.venv/bin/python raw/sample/check_questions.py --data DIR # or use an existing ingest output
+```
+
+which checks the six abilities per dialogue, index ranges, mcq/tf answers, should_refuse, unique
+ids, and also runs the builder's own importer checks (`builder.questions.validate`, strict
+abilities). `.mmrcignore` lists `questions.jsonl` so ingest does not read it as a chat log (ingest
+still reports 107 records in, 89 kept).
 """
