@@ -11,6 +11,7 @@ from __future__ import annotations
 DEICTIC: dict[str, tuple[str, str]] = {
     "place": ("this place", "these places"),
     "dish": ("this dish", "these dishes"),
+    "drink": ("this drink", "these drinks"),
     "animal": ("this animal", "these animals"),
     "item": ("this item", "these items"),
     "artwork": ("this artwork", "these artworks"),
@@ -19,7 +20,8 @@ DEICTIC: dict[str, tuple[str, str]] = {
 # What the embedder compares a span with when the lexicon does not know it.
 PROTOTYPES: dict[str, str] = {
     "place": "a place, a landmark, a building, a city or a landscape",
-    "dish": "a dish of food, a meal or a drink",
+    "dish": "a dish of food or a meal",
+    "drink": "a drink or a beverage",
     "animal": "an animal or a pet",
     "item": "an object, a product, a tool or a device",
     "artwork": "a painting, a sculpture or a work of art",
@@ -34,7 +36,7 @@ LEXICON: dict[str, frozenset[str]] = {
         palace island waterfall volcano desert forest canyon harbor harbour market square
         city village town skyline lighthouse garden stadium monument ruin ruins
         amphitheatre amphitheater colosseum pyramid pyramids glacier valley cliff cave
-        fountain mosque shrine opera statue arena restaurant cafe café bar hotel station
+        fountain mosque shrine opera arena restaurant cafe café bar hotel station
         airport street alley coast bay hill hills vineyard farm zoo aquarium library
         campus building skyscraper canal pier boardwalk trail""".split()),
     "dish": frozenset("""
@@ -43,12 +45,14 @@ LEXICON: dict[str, frozenset[str]] = {
         waffles cookie cookies pie bread bagel donut doughnut burrito risotto lasagna
         lasagne spaghetti pho kimchi tiramisu gelato macaron macarons cheesecake brownie
         omelette omelet sashimi tempura bibimbap falafel hummus kebab gyro baguette
-        pretzel muffin cupcake smoothie latte cappuccino espresso coffee tea cocktail
-        wine beer dessert ice-cream icecream fondue poutine churro churros biryani
-        samosa""".split()),
+        pretzel muffin cupcake dessert ice-cream icecream fondue poutine churro churros
+        biryani samosa chicken""".split()),
+    "drink": frozenset("""
+        smoothie latte cappuccino espresso coffee tea matcha cocktail wine beer juice
+        lemonade milkshake""".split()),
     "animal": frozenset("""
         dog cat horse bird parrot puppy kitten rabbit bunny hamster goldfish fish turtle
-        tortoise lizard snake cow sheep goat pig chicken duck goose owl eagle penguin
+        tortoise lizard snake cow sheep goat pig hen duck goose owl eagle penguin
         dolphin whale shark elephant giraffe lion tiger bear panda koala kangaroo monkey
         zebra camel deer fox wolf squirrel butterfly bee frog retriever labrador poodle
         beagle terrier husky bulldog corgi pony donkey seal otter flamingo peacock""".split()),
@@ -60,7 +64,7 @@ LEXICON: dict[str, frozenset[str]] = {
         tent scooter motorcycle truck van bus train kite ball racket bat helmet jacket
         dress hat scarf sunglasses necklace ring bracelet vase mug teapot kettle oven
         blender toaster microwave plant plants flower flowers cactus book notebook""".split()),
-    "artwork": frozenset("painting sculpture mural fresco portrait artwork".split()),
+    "artwork": frozenset("painting sculpture statue mural fresco portrait artwork".split()),
 }
 
 # Never candidates, whatever the embedder thinks: people, time and filler nouns.
@@ -72,18 +76,22 @@ STOP_LEMMAS = frozenset("""
     evening night moment thing things stuff lot way kind sort bit idea question answer
     problem help advice recipe tip tips name place thanks anything something everything
     nothing one part end start reason fact point example experience trip vacation holiday
-    plan plans course lesson job work homework """.split())
+    plan plans course lesson job work homework
+    photo photos picture pictures pic pics image images screenshot screenshots chart charts
+    diagram map graph page listing scan photograph snapshot video clip file attachment
+    device product item object food dish meal animal pet location area spot piece
+    hand hands arm arms leg legs neck body head face hair eye eyes shoulder elbow knee
+    money price cost budget system service government """.split())
 
 # spaCy entity labels: ones we refuse outright, ones that fix the category.
 EXCLUDED_LABELS = frozenset(
     "PERSON NORP DATE TIME MONEY PERCENT QUANTITY CARDINAL ORDINAL LANGUAGE LAW".split()
 )
 LABEL_CATEGORY = {"GPE": "place", "LOC": "place", "FAC": "place", "WORK_OF_ART": "artwork"}
-# Named places and works make the strongest swaps (MMRC's "I visited the Eiffel Tower").
-LABEL_PRIOR = {
-    "FAC": 0.3, "LOC": 0.3, "GPE": 0.2, "WORK_OF_ART": 0.2, "PRODUCT": 0.2,
-    "EVENT": 0.0, "ORG": 0.0, "": 0.1,
-}
+# Named places and works make the strongest swaps (MMRC's "I visited the Eiffel Tower"):
+# a proper noun gets PROPER_BONUS, plus its entity label's prior.
+LABEL_PRIOR = {"FAC": 0.3, "LOC": 0.3, "GPE": 0.2, "WORK_OF_ART": 0.2, "PRODUCT": 0.2}
+PROPER_BONUS = 0.2
 
 # Determiners absorbed into the deictic phrase; possessives become "of mine" etc.
 ARTICLES = frozenset("the a an this that these those some any".split())

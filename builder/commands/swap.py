@@ -1,0 +1,69 @@
+"""`mmrc-build swap`: add text-to-image modality-swap variants (MMRC §3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from builder.swap.config import SwapConfig
+
+DEFAULTS = SwapConfig()
+
+
+@click.command("swap")
+@click.argument("input_dir", type=click.Path(path_type=Path))
+@click.option("-o", "--output", "output_dir", type=click.Path(path_type=Path), required=True,
+              help="Output stage folder (e.g. work/swapped).")
+@click.option("--image-bank", type=click.Path(path_type=Path), default=None,
+              help="Image bank folder with captions.csv (image,caption) and the images.")
+@click.option("--image-source", default=DEFAULTS.image_source, show_default=True,
+              help="Where images come from: bank (caption retrieval) or diffusion (text-to-image, GPU).")
+@click.option("--count", type=int, default=DEFAULTS.count, show_default=True,
+              help="Number of variants to make (MMRC made 100).")
+@click.option("--seed", type=int, default=DEFAULTS.seed, show_default=True,
+              help="Seed of the dialogue order the selection walks.")
+@click.option("--threshold", type=float, default=DEFAULTS.threshold, show_default=True,
+              help="Minimum retrieval score; spans with no image this good are rejected (no_matching_image).")
+@click.option("--span-weight", type=float, default=DEFAULTS.span_weight, show_default=True,
+              help="Weight of the span vs. its sentence in the retrieval score.")
+@click.option("--top-k", type=int, default=DEFAULTS.top_k, show_default=True,
+              help="Images considered per span.")
+@click.option("--swaps-per-dialogue", type=int, default=DEFAULTS.swaps_per_dialogue, show_default=True,
+              help="Spans swapped per variant (at most one per turn).")
+@click.option("--max-candidates", type=int, default=DEFAULTS.max_candidates, show_default=True,
+              help="Candidate spans tried per dialogue, most picturable first.")
+@click.option("--embedder", default=DEFAULTS.embedder, show_default=True,
+              help="Sentence-transformers model name (in the models folder) or path.")
+@click.option("--t2i-model", type=click.Path(path_type=Path), default=None,
+              help="Local diffusers pipeline folder for --image-source diffusion.")
+@click.option("--t2i-steps", type=int, default=DEFAULTS.t2i_steps, show_default=True,
+              help="Inference steps for --image-source diffusion.")
+@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda or cuda:N.")
+@click.option("--force", is_flag=True, help="Rebuild even if the output folder holds another finished run.")
+def command(input_dir, output_dir, image_bank, image_source, count, seed, threshold, span_weight, top_k,
+            swaps_per_dialogue, max_candidates, embedder, t2i_model, t2i_steps, device, force):
+    """Add modality-swap variants: a named thing in a user turn becomes an image.
+
+    Originals are kept; each variant is a new dialogue linked by variant_of. The report
+    (also in OUTPUT/swap_report.json) says how many were found, swapped and rejected.
+    """
+    from builder.engine import run_stage
+    from builder.swap.stage import SwapStage
+
+    config = SwapConfig(
+        count=count, seed=seed, image_source=image_source,
+        image_bank=str(image_bank) if image_bank else None, threshold=threshold, span_weight=span_weight,
+        top_k=top_k, embedder=embedder, swaps_per_dialogue=swaps_per_dialogue, max_candidates=max_candidates,
+        t2i_model=str(t2i_model) if t2i_model else None, t2i_steps=t2i_steps,
+    )
+    stage = SwapStage(input_dir, config)
+    manifest = run_stage(stage, input_dir, output_dir, force=force, device=device, log=click.echo)
+    report = manifest.get("report", {})
+    reasons = ", ".join(f"{k} {v}" for k, v in report.get("reasons", {}).items())
+    click.echo(
+        f"swap: {report.get('variants', 0)} variants ({report.get('images_added', 0)} images) from "
+        f"{report.get('considered', 0)} dialogues tried of {report.get('dialogues', 0)}; "
+        f"{report.get('candidates', 0)} candidate spans in {report.get('with_candidates', 0)} dialogues; "
+        f"by reason: {reasons} -> {output_dir}"
+    )

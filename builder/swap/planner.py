@@ -1,0 +1,157 @@
+"""The global, deterministic plan: which dialogues get a variant and what is swapped.
+
+Dialogues are walked in the order of ``sha256(seed:dialogue_id)`` (a pure function of the
+seed and the ids, independent of sharding) and tried one by one until ``count`` variants
+exist. Each dialogue gets one outcome; the stage turns outcomes into ledger rows.
+
+Reasons (ledger, decision ``kept``: originals are never changed):
+``variant_created``, ``no_candidate_span`` (nothing picturable in the user turns),
+``no_safe_rewrite`` (every candidate would stay named after the rewrite, e.g. "the
+tower" after "the Eiffel Tower", or its rewrite would touch a PII span),
+``no_matching_image`` (no image scored at or above the threshold),
+``duplicate_variant`` (the rewrite equals an existing dialogue), ``not_selected``
+(never tried: the count was reached first), ``is_variant`` (already a variant).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from builder.records import dialogue_id
+from builder.swap import lexicon as lx
+from builder.swap.rewrite import rewrite
+from builder.swap.sources import Query
+from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
+from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
+
+PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of")
+
+
+@dataclass
+class Outcome:
+    reason: str
+    detail: dict = field(default_factory=dict)
+    swaps: list[PlannedSwap] = field(default_factory=list)
+    variant_id: str | None = None
+    candidates: int = 0
+
+
+def selection_order(ids: list[str], seed: int) -> list[str]:
+    return sorted(ids, key=lambda i: (hashlib.sha256(f"{seed}:{i}".encode()).hexdigest(), i))
+
+
+class Planner:
+    def __init__(self, config, nlp, embedder, source):
+        self.config, self.nlp, self.embedder, self.source = config, nlp, embedder, source
+        self._prototypes = None
+
+    def plan(self, frame: pl.DataFrame) -> dict[str, Outcome]:
+        rows = {r["dialogue_id"]: r for r in frame.select(PLAN_COLUMNS).to_dicts()}
+        outcomes = {i: Outcome("is_variant") for i, r in rows.items() if r["variant_of"] is not None}
+        taken = set(rows)
+        order = [i for i in selection_order(list(rows), self.config.seed) if i not in outcomes]
+        made, pos = 0, 0
+        while pos < len(order) and made < self.config.count:
+            size = max(8, min(64, 2 * (self.config.count - made)))
+            batch = order[pos:pos + size]
+            pos += len(batch)
+            for did, outcome in zip(batch, self._plan_batch([rows[i] for i in batch])):
+                if made >= self.config.count:
+                    outcome = Outcome("not_selected")
+                elif outcome.reason == "variant_created":
+                    if outcome.variant_id in taken:
+                        outcome = Outcome("duplicate_variant", {"variant_id": outcome.variant_id},
+                                          candidates=outcome.candidates)
+                    else:
+                        taken.add(outcome.variant_id)
+                        made += 1
+                outcomes[did] = outcome
+        for did in order:
+            outcomes.setdefault(did, Outcome("not_selected"))
+        return outcomes
+
+    # -- one batch ------------------------------------------------------------
+    def _plan_batch(self, rows: list[dict]) -> list[Outcome]:
+        texts = [(r_i, t_i, t["text"]) for r_i, r in enumerate(rows) for t_i, t in enumerate(r["turns"] or [])
+                 if t["role"] == "user" and (t["text"] or "").strip()]
+        docs = self.nlp.pipe([text for _, _, text in texts], batch_size=64)
+        per_row: list[list[tuple[int, list, Candidate]]] = [[] for _ in rows]
+        to_embed = []  # (row, turn, turn mentions, mention, candidate from the entity label or None)
+        for (r_i, t_i, _), doc in zip(texts, docs):
+            found = mentions(doc)
+            for m in found:
+                cand = categorise(t_i, m)
+                if cand is not None and cand.how == "lexicon":
+                    per_row[r_i].append((t_i, found, cand))
+                elif cand is not None or m.label != "ORG":  # company names: only via the lexicon
+                    to_embed.append((r_i, t_i, found, m, cand))
+        for (r_i, t_i, found, m, cand), sims in zip(to_embed, self._similarities([e[3].core for e in to_embed])):
+            if cand is not None:
+                # spaCy's small model calls many people GPE: the embedder can veto a label.
+                cand = None if max(sims, key=sims.get) in lx.NOT_SWAPPABLE else cand
+            else:
+                cand = categorise_by_similarity(t_i, m, sims, self.config.min_category_score)
+            if cand is not None:
+                per_row[r_i].append((t_i, found, cand))
+        plans = [self._rewrites(row, cands) for row, cands in zip(rows, per_row)]
+        queries = [Query(c.mention.core, c.mention.sentence, c.category) for p in plans for c, _ in p["ok"]]
+        matches = iter(self.source.find(queries) if queries else [])
+        return [self._choose(row, plan, [next(matches) for _ in plan["ok"]]) for row, plan in zip(rows, plans)]
+
+    def _similarities(self, texts: list[str]) -> list[dict[str, float]]:
+        if not texts:
+            return []
+        if self._prototypes is None:
+            self._prototypes = self.embedder.encode(list(lx.PROTOTYPES.values()))
+        sims = self.embedder.encode(texts) @ self._prototypes.T
+        return [{c: round(float(s), 4) for c, s in zip(lx.PROTOTYPES, row)} for row in sims]
+
+    def _rewrites(self, row: dict, cands: list[tuple[int, list, Candidate]]) -> dict:
+        by_candidate = {id(c): (t_i, found) for t_i, found, c in cands}
+        seen, ok, refused = set(), [], 0
+        for cand in rank([c for _, _, c in cands]):
+            if (cand.turn, cand.key) in seen:
+                continue
+            seen.add((cand.turn, cand.key))
+            if len(seen) > self.config.max_candidates:
+                break
+            t_i, found = by_candidate[id(cand)]
+            text = row["turns"][t_i]["text"]
+            result = rewrite(text, cand, found)
+            if result is None or overlaps(result, row["pii"], row["turns"][t_i]["index"]):
+                refused += 1
+                continue
+            ok.append((cand, result))
+        if not self.source.thresholded:
+            ok = ok[: self.config.swaps_per_dialogue]  # generation is costly: only what is used
+        return {"ok": ok, "refused": refused, "candidates": len({(c.turn, c.key) for _, _, c in cands})}
+
+    def _choose(self, row: dict, plan: dict, matches: list) -> Outcome:
+        n = plan["candidates"]
+        if n == 0:
+            return Outcome("no_candidate_span")
+        if not plan["ok"]:
+            return Outcome("no_safe_rewrite", {"candidates": n, "refused": plan["refused"]}, candidates=n)
+        chosen, used_turns, used_images, best = [], set(), set(), None
+        for (cand, result), found in zip(plan["ok"], matches):
+            if found and found[0].score is not None and (best is None or found[0].score > best[1]):
+                best = (cand.mention.core, found[0].score)
+            if cand.turn in used_turns or len(chosen) >= self.config.swaps_per_dialogue:
+                continue
+            match = next((m for m in found if m.key not in used_images
+                          and (m.score is None or m.score >= self.config.threshold)), None)
+            if match is None:
+                continue
+            _, info = self.source.load(match.key)
+            chosen.append(PlannedSwap(cand.turn, cand, result, match.key, info, self.source.name, match.score))
+            used_turns.add(cand.turn)
+            used_images.add(match.key)
+        if not chosen:
+            detail = {"candidates": n, "best_span": best[0] if best else None,
+                      "best_score": best[1] if best else None, "threshold": self.config.threshold}
+            return Outcome("no_matching_image", detail, candidates=n)
+        turns, _ = swapped_turns(row["turns"], chosen)
+        return Outcome("variant_created", {"candidates": n}, chosen, dialogue_id(turns), candidates=n)

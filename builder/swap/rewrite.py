@@ -1,0 +1,77 @@
+"""Rewrite a turn so that a thing is referred to deictically ("this place") instead of named.
+
+Every mention of the same thing in the turn is rewritten, right to left so offsets stay
+valid; then the turn is checked to no longer name it. A candidate whose name survives
+(an unrewritable second mention, "the tower" after "the Eiffel Tower") is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from builder.swap import lexicon as lx
+from builder.swap.spans import Candidate, Mention
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    original: str
+    replacement: str
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    text: str
+    edits: tuple[Edit, ...]  # in text order; edits[i] refers to the original text
+
+    @property
+    def primary(self) -> Edit:
+        return self.edits[0]
+
+
+def deictic_phrase(mention: Mention, category: str) -> str:
+    singular, plural = lx.DEICTIC[category]
+    det, noun = (plural if mention.plural else singular).split(" ", 1)
+    words = [det, *([mention.modifiers] if mention.modifiers else []), noun]
+    if mention.possessive:
+        words += ["of", mention.possessive]
+    phrase = " ".join(words)
+    return phrase[0].upper() + phrase[1:] if mention.sentence_start else phrase
+
+
+def same_thing(a: Mention, b: Mention) -> bool:
+    if a.proper or b.proper:
+        return a.core.lower() == b.core.lower()
+    return a.lemma == b.lemma
+
+
+def rewrite(text: str, candidate: Candidate, turn_mentions: list[Mention]) -> Rewrite | None:
+    """The rewritten turn, or None when the thing would still be named in it."""
+    targets = [m for m in turn_mentions if same_thing(m, candidate.mention)]
+    if candidate.mention not in targets:
+        targets.append(candidate.mention)
+    targets.sort(key=lambda m: m.start)
+    edits = [Edit(m.start, m.end, m.text, deictic_phrase(m, candidate.category)) for m in targets]
+    new = text
+    for edit in reversed(edits):
+        new = new[:edit.start] + edit.replacement + new[edit.end:]
+    if still_named(new, candidate.mention):
+        return None
+    primary = next(e for e in edits if e.start == candidate.mention.start)
+    return Rewrite(new, (primary, *[e for e in edits if e is not primary]))
+
+
+def still_named(text: str, mention: Mention) -> bool:
+    """Does ``text`` still name the mention's thing (whole words)?"""
+    # The head word names it whatever the case: "the tower" after "the Eiffel Tower".
+    insensitive = {mention.core, mention.head}
+    if not mention.proper:
+        insensitive |= {mention.lemma, mention.lemma + "s", mention.lemma + "es"}
+    if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.IGNORECASE) for w in insensitive if w):
+        return True
+    # Proper-noun words are checked case-sensitively: "New" in "New York" must not
+    # veto "my new camera", but a leftover "Eiffel" or "Tower" must.
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in mention.proper_words)

@@ -1,0 +1,151 @@
+"""An image bank: a folder of images with ``captions.csv`` (``image,caption``; several
+captions per image allowed). Retrieval embeds the span and its sentence, compares them
+with every caption, and scores an image by its best caption:
+
+    score = w * cos(span, caption) + (1 - w) * cos(sentence, caption)
+
+Caption embeddings are cached as safetensors under the cache folder, keyed by the
+embedder's file hashes and the captions file's hash, so a bank is embedded once.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+
+from builder.errors import InputError
+from builder.images import ImageInfo, ImageRejected, inspect_image
+from builder.io import sha256_file
+from builder.swap.sources import Match, Query
+
+CAPTIONS = "captions.csv"
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("MMRC_CACHE")
+    base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mmrc-build"
+    return base / "embeddings"
+
+
+class ImageBank:
+    name = "bank"
+    thresholded = True
+
+    def __init__(self, folder: Path, *, span_weight: float, top_k: int, max_pixels: int, max_bytes: int):
+        self.folder = Path(folder)
+        self.span_weight, self.top_k = span_weight, top_k
+        self.max_pixels, self.max_bytes = max_pixels, max_bytes
+        self.images, self.captions, self.caption_image = self._read_captions()
+        self.paths = [self._resolve(name) for name in self.images]
+        self._index = {name: i for i, name in enumerate(self.images)}
+        self.infos: list[ImageInfo | None] = []
+        self.rejected: dict[str, int] = {}
+        self.embedder = self.matrix = None
+
+    @classmethod
+    def from_config(cls, config) -> "ImageBank":
+        if not config.image_bank:
+            raise InputError("--image-source bank needs --image-bank FOLDER (a folder with captions.csv and images)")
+        return cls(Path(config.image_bank), span_weight=config.span_weight, top_k=config.top_k,
+                   max_pixels=config.max_image_pixels, max_bytes=config.max_image_bytes)
+
+    # -- reading -------------------------------------------------------------
+    def _read_captions(self) -> tuple[list[str], list[str], np.ndarray]:
+        path = self.folder / CAPTIONS
+        if not path.is_file():
+            raise InputError(f"image bank {self.folder} has no {CAPTIONS}; add one with the columns image,caption")
+        with open(path, newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            if not {"image", "caption"} <= set(reader.fieldnames or []):
+                raise InputError(f"{path} must have the columns image,caption (found {reader.fieldnames}); fix its header")
+            rows = [(r["image"].strip(), (r["caption"] or "").strip()) for r in reader]
+        rows = [r for r in rows if r[0] and r[1]]
+        if not rows:
+            raise InputError(f"{path} lists no captioned images; add rows image,caption")
+        images = sorted({image for image, _ in rows})
+        index = {name: i for i, name in enumerate(images)}
+        # Captions grouped by image (stable within an image) so per-image maxima are a reduceat.
+        rows.sort(key=lambda r: index[r[0]])
+        return images, [c for _, c in rows], np.array([index[i] for i, _ in rows], dtype=np.int64)
+
+    def _resolve(self, name: str) -> Path:
+        rel = PurePosixPath(name)
+        if rel.is_absolute() or ".." in rel.parts:
+            raise InputError(f"{self.folder / CAPTIONS} names {name!r} outside the bank; use paths inside the bank folder")
+        for path in (self.folder / rel, self.folder / "images" / rel):
+            if path.is_file():
+                return path
+        raise InputError(f"image bank {self.folder}: {name} is listed in {CAPTIONS} but missing; add it or remove its rows")
+
+    def fingerprint(self) -> str:
+        h = hashlib.sha256(sha256_file(self.folder / CAPTIONS).encode())
+        for name, path in zip(self.images, self.paths):
+            h.update(f"{name}\0{sha256_file(path)}\n".encode())
+        return h.hexdigest()
+
+    # -- setup ----------------------------------------------------------------
+    def setup(self, device: str, embedder) -> None:
+        self.embedder = embedder
+        for path in self.paths:
+            try:
+                self.infos.append(inspect_image(path.read_bytes(), self.max_pixels, self.max_bytes))
+            except ImageRejected as exc:
+                self.infos.append(None)
+                self.rejected[exc.reason] = self.rejected.get(exc.reason, 0) + 1
+        self.matrix = self._caption_matrix()
+        self.starts = np.flatnonzero(np.r_[True, np.diff(self.caption_image) != 0])
+        self.usable = np.array([info is not None for info in self.infos])
+
+    def _caption_matrix(self) -> np.ndarray:
+        from safetensors.numpy import load_file, save_file
+
+        key = hashlib.sha256(f"{self.embedder.hash}:{sha256_file(self.folder / CAPTIONS)}".encode()).hexdigest()
+        path = cache_dir() / f"captions-{key[:32]}.safetensors"
+        if path.is_file():
+            matrix = load_file(str(path))["embeddings"]
+            if matrix.shape[0] == len(self.captions):
+                return matrix
+        matrix = self.embedder.encode(self.captions)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        save_file({"embeddings": np.ascontiguousarray(matrix)}, str(tmp))
+        os.replace(tmp, path)
+        return matrix
+
+    # -- retrieval -------------------------------------------------------------
+    def scores(self, queries: list[Query]) -> np.ndarray:
+        """(queries x images) retrieval scores; unusable images get -inf."""
+        if not queries:
+            return np.zeros((0, len(self.images)), dtype=np.float32)
+        texts = sorted({q.text for q in queries} | {q.sentence for q in queries})
+        vectors = dict(zip(texts, self.embedder.encode(texts)))
+        span = np.stack([vectors[q.text] for q in queries])
+        sentence = np.stack([vectors[q.sentence] for q in queries])
+        per_caption = self.span_weight * (span @ self.matrix.T) + (1 - self.span_weight) * (sentence @ self.matrix.T)
+        per_image = np.maximum.reduceat(per_caption, self.starts, axis=1)
+        # Rounded so that float noise from batching never reorders or flips a threshold.
+        per_image = np.round(per_image.astype(np.float64), 4)
+        per_image[:, ~self.usable] = -np.inf
+        return per_image
+
+    def find(self, queries: list[Query]) -> list[list[Match]]:
+        out = []
+        for row in self.scores(queries):
+            order = np.argsort(-row, kind="stable")[: self.top_k]
+            out.append([Match(self.images[i], float(row[i])) for i in order if np.isfinite(row[i])])
+        return out
+
+    def load(self, key: str) -> tuple[bytes, ImageInfo]:
+        i = self._index[key]
+        return self.paths[i].read_bytes(), self.infos[i]
+
+    def describe(self) -> dict:
+        return {
+            "name": "image-bank", "version": self.folder.name,
+            "files": {CAPTIONS: sha256_file(self.folder / CAPTIONS)},
+            "images": len(self.images), "captions": len(self.captions), "rejected_images": dict(self.rejected),
+        }

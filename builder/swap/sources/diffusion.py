@@ -1,0 +1,81 @@
+"""Text-to-image generation (diffusers) behind the image-source interface.
+
+Optional and GPU-minded: needs ``pip install diffusers`` and a local pipeline folder
+(``--t2i-model PATH``; nothing is downloaded). Each image is seeded from the stage seed
+and the prompt, so a rerun on the same hardware draws the same picture. Generated images
+have no retrieval score and are never thresholded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+from builder.errors import ConfigError, ModelError, require
+from builder.images import ImageInfo, inspect_image
+from builder.models import folder_fingerprint
+from builder.swap.sources import Match, Query
+
+PROMPT = "a photo of {text}, {sentence}"
+
+
+class TextToImage:
+    name = "diffusion"
+    thresholded = False  # generated images have no retrieval score
+
+    def __init__(self, model: Path, *, steps: int, seed: int, size: int, max_pixels: int, max_bytes: int):
+        self.model, self.steps, self.seed, self.size = Path(model), steps, seed, size
+        self.max_pixels, self.max_bytes = max_pixels, max_bytes
+        self.pipe = self.device = None
+        self.made: dict[str, tuple[bytes, ImageInfo]] = {}
+
+    @classmethod
+    def from_config(cls, config) -> "TextToImage":
+        if not config.t2i_model or not Path(config.t2i_model).is_dir():
+            raise ConfigError(
+                f"--image-source diffusion needs --t2i-model PATH to a local diffusers pipeline folder "
+                f"(got {config.t2i_model!r}); download one on a machine with internet"
+            )
+        return cls(Path(config.t2i_model), steps=config.t2i_steps, seed=config.seed, size=config.t2i_size,
+                   max_pixels=config.max_image_pixels, max_bytes=config.max_image_bytes)
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(repr(sorted(folder_fingerprint(self.model).items())).encode()).hexdigest()
+
+    def setup(self, device: str, embedder) -> None:
+        diffusers = require("diffusers", "diffusers")
+        import torch
+
+        dtype = torch.float16 if device.startswith("cuda") else torch.float32
+        try:
+            pipe = diffusers.AutoPipelineForText2Image.from_pretrained(
+                str(self.model), torch_dtype=dtype, local_files_only=True, use_safetensors=True)
+        except Exception as exc:
+            raise ModelError(f"cannot load the text-to-image pipeline at {self.model} ({exc}); "
+                             "pass --t2i-model PATH to a diffusers folder with safetensors weights") from exc
+        pipe.set_progress_bar_config(disable=True)
+        self.pipe, self.device = pipe.to(device), device
+
+    def find(self, queries: list[Query]) -> list[list[Match]]:
+        import torch
+
+        out = []
+        for query in queries:
+            prompt = PROMPT.format(text=query.text, sentence=query.sentence)
+            offset = int(hashlib.sha256(prompt.encode()).hexdigest()[:8], 16)
+            generator = torch.Generator(self.device).manual_seed(self.seed + offset)
+            image = self.pipe(prompt, num_inference_steps=self.steps, height=self.size, width=self.size,
+                              generator=generator).images[0]
+            buf = io.BytesIO()
+            image.save(buf, format="PNG")
+            info = inspect_image(buf.getvalue(), self.max_pixels, self.max_bytes)
+            self.made[info.sha256] = (buf.getvalue(), info)
+            out.append([Match(info.sha256, None)])
+        return out
+
+    def load(self, key: str) -> tuple[bytes, ImageInfo]:
+        return self.made[key]
+
+    def describe(self) -> dict:
+        return {"name": "text-to-image", "version": self.model.name, "files": folder_fingerprint(self.model)}

@@ -1,0 +1,62 @@
+"""Candidate spans and the deictic rewrite (spaCy's small English model), and index shifting."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.swap import split_key, split_key_expr
+from builder.swap.models import load_spacy
+from builder.swap.rewrite import rewrite
+from builder.swap.spans import categorise, mentions, rank
+from builder.swap.variant import shift_indices
+
+
+def best(text: str):
+    doc = load_spacy()(text)
+    found = mentions(doc)
+    cands = rank([c for c in (categorise(0, m) for m in found) if c is not None])
+    assert cands, f"no lexicon/label candidate in {text!r}"
+    return cands[0], found
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I visited the Colosseum last week.", "I visited this place last week."),
+    ("The Eiffel Tower was crowded, but the Eiffel Tower at night is worth it.",
+     "This place was crowded, but this place at night is worth it."),
+    ("Tacos are my favourite thing to cook.", "These dishes are my favourite thing to cook."),
+    ("My cat keeps knocking things over.", "This animal of mine keeps knocking things over."),
+    ("I bought a new bicycle yesterday.", "I bought this new item yesterday."),
+    ("We made sushi, and the sushi was great.", "We made this dish, and this dish was great."),
+    ("I drink coffee every morning.", "I drink this drink every morning."),
+])
+def test_rewrite_is_deictic_and_grammatical(text, expected):
+    cand, found = best(text)
+    result = rewrite(text, cand, found)
+    assert result is not None and result.text == expected
+
+
+def test_a_name_that_survives_the_rewrite_is_refused():
+    text = "The Eiffel Tower is tall. Is the tower open at night?"
+    cand, found = best(text)
+    assert cand.mention.core == "Eiffel Tower"
+    assert rewrite(text, cand, found) is None  # "the tower" would still name it
+
+
+def test_people_dates_and_photos_are_not_candidates():
+    doc = load_spacy()("My brother sent me a photo last week. He met Barack Obama in Paris.")
+    cores = {m.core for m in mentions(doc)}
+    assert "Paris" in cores
+    assert not cores & {"brother", "Barack Obama", "Obama", "photo", "week"}
+
+
+def test_shift_indices_moves_images_at_or_after_the_insertion():
+    assert shift_indices([0, 1, 2], 1) == [0, 2, 3]
+    assert shift_indices([], 0) == [] and shift_indices(None, 0) == []
+
+
+def test_split_key_pairs_variants_with_originals():
+    import polars as pl
+
+    df = pl.DataFrame({"dialogue_id": ["a", "v"], "variant_of": [None, "a"]})
+    assert df.select(split_key_expr())["split_key"].to_list() == ["a", "a"]
+    assert split_key({"dialogue_id": "v", "variant_of": "a"}) == "a"
