@@ -45,11 +45,34 @@ RAW_FILES := $(shell find $(RAW) -type f -o -type l 2>/dev/null)
 $(WORK)/ingested/_SUCCESS: $(RAW_FILES) | setup
 	$(MMRC) ingest $(RAW) -o $(WORK)/ingested --force
 
-demo: setup $(WORK)/ingested/_SUCCESS
-	@echo "demo finished: see $(WORK)/"
+# Detoxify weights cannot be downloaded on these machines: the demo chooses the lexicon
+# backend explicitly (recorded in the manifest). With a checkpoint, use
+# `--toxicity-checkpoint PATH --toxicity-config DIR` instead.
+$(WORK)/clean/_SUCCESS: $(WORK)/ingested/_SUCCESS
+	$(MMRC) clean $(WORK)/ingested -o $(WORK)/clean --toxicity-backend lexicon --force
+
+# The demo's topic model is trained on the seed labels shipped with the sample.
+$(WORK)/topic-model/config.json: $(RAW)/labels/topics.csv $(WORK)/ingested/_SUCCESS
+	$(MMRC) classify train --data $(WORK)/ingested --labels $(RAW)/labels/topics.csv -o $(WORK)/topic-model --force
+
+$(WORK)/classified/_SUCCESS: $(WORK)/clean/_SUCCESS $(WORK)/topic-model/config.json
+	$(MMRC) classify predict $(WORK)/clean -o $(WORK)/classified --model $(WORK)/topic-model --force
+
+$(WORK)/swapped/_SUCCESS: $(WORK)/classified/_SUCCESS
+	$(MMRC) swap $(WORK)/classified -o $(WORK)/swapped --image-bank raw/image_bank --count 20 --force
+
+$(WORK)/questions.parquet: $(RAW)/questions.jsonl $(WORK)/swapped/_SUCCESS
+	$(MMRC) questions import $(RAW)/questions.jsonl --data $(WORK)/swapped -o $@
+
+# A release version is never overwritten: bump it with `make demo VERSION=0.1.1`.
+release/mmrc-v$(VERSION)/manifest.json: $(WORK)/questions.parquet $(WORK)/swapped/_SUCCESS
+	$(MMRC) release --version $(VERSION) --data $(WORK)/swapped --questions $(WORK)/questions.parquet --releases-dir release
+
+demo: setup release/mmrc-v$(VERSION)/manifest.json
+	@echo "demo finished: stage folders in $(WORK)/, dataset in release/mmrc-v$(VERSION)/"
 
 clean-work:
-	rm -rf $(WORK) $(WORK)/.*.partial
+	rm -rf $(WORK) .work.partial $(WORK)/.*.partial
 
 # ---- tests and benchmarks --------------------------------------------------------------
 test: setup
@@ -57,3 +80,7 @@ test: setup
 
 bench: setup
 	$(PY) bench/ingest.py
+	$(PY) bench/clean.py
+	$(PY) bench/classify.py
+	$(PY) bench/swap.py
+	$(PY) bench/release.py

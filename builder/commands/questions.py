@@ -33,6 +33,8 @@ def import_(file, data, out, strict_abilities):
     for d in report["disagreements"]:
         click.echo(f"review: {d['question_id']} annotators {', '.join(d['annotators'])} disagree on "
                    f"{', '.join(d['fields'])} (rows {d['rows'][0]} and {d['rows'][1]})", err=True)
+    for where, n in sorted(report["skipped_dialogue_dropped_upstream"].items()):
+        click.echo(f"skipped {n} question(s) whose dialogue an earlier stage removed ({where})")
     click.echo(f"{report['questions']} questions -> {out} ({len(report['warnings'])} warnings, "
                f"{len(report['disagreements'])} for review; report: {report_path(out)})")
 

@@ -37,16 +37,29 @@ class Report:
     disagreements: list[dict] = field(default_factory=list)
     rows_read: int = 0
     empty_slots: int = 0
+    dropped_upstream: dict[str, int] = field(default_factory=dict)  # "stage:reason" -> questions skipped
 
     def to_dict(self, questions: int) -> dict:
         return {"rows_read": self.rows_read, "empty_slots_skipped": self.empty_slots, "questions": questions,
+                "skipped_dialogue_dropped_upstream": self.dropped_upstream,
                 "errors": self.errors, "warnings": self.warnings, "disagreements": self.disagreements}
+
+
+class DroppedUpstream(Exception):
+    """The question's dialogue exists but an earlier stage dropped it (e.g. clean: toxic)."""
+
+    def __init__(self, where: str):
+        super().__init__(where)
+        self.where = where
 
 
 class DialogueIndex:
     """The original (non-variant) dialogues of a stage folder, by id and by source id."""
 
-    def __init__(self, infos: list[DialogueInfo]):
+    def __init__(self, infos: list[DialogueInfo], dropped: dict[str, str] | None = None,
+                 dropped_sources: dict[str, str] | None = None):
+        self.dropped = dropped or {}  # dialogue_id -> "stage:reason" of the stage that removed it
+        self.dropped_sources = dropped_sources or {}  # source_id -> dialogue_id, for those
         self.by_id = {d.dialogue_id: d for d in infos}
         self.by_source_id: dict[str, list[DialogueInfo]] = {}
         for d in infos:
@@ -66,11 +79,24 @@ class DialogueIndex:
             )
             .collect()
         )
-        return cls([DialogueInfo(i, s, sid, tuple(t or ()), int(n or 0)) for i, s, sid, t, n in df.iter_rows()])
+        # an exact duplicate shares its id with the copy that was kept: not a removal
+        ledger = io.read_ledger(folder).filter(pl.col("decision").is_in(["dropped", "quarantined"])
+                                               & (pl.col("reason") != "duplicate_exact"))
+        dropped = {i: f"{st}:{r}" for i, st, r in ledger.select("dialogue_id", "stage", "reason").iter_rows()}
+        sources = (
+            io.read_ledger(folder)
+            .filter((pl.col("stage") == "ingest") & pl.col("dialogue_id").is_in(list(dropped)))
+            .select("dialogue_id", pl.col("detail").str.json_path_match("$.source_id").alias("source_id"))
+        )
+        dropped_sources = {sid: i for i, sid in sources.iter_rows() if sid is not None}
+        infos = [DialogueInfo(i, s, sid, tuple(t or ()), int(n or 0)) for i, s, sid, t, n in df.iter_rows()]
+        return cls(infos, dropped, dropped_sources)
 
     def resolve(self, row: dict[str, Any]) -> DialogueInfo:
         if row["dialogue_id"]:
             info = self.by_id.get(row["dialogue_id"])
+            if info is None and row["dialogue_id"] in self.dropped:
+                raise DroppedUpstream(self.dropped[row["dialogue_id"]])
             if info is None:
                 raise RowError(f"unknown dialogue_id {row['dialogue_id']!r} (not in the data folder)")
             return info
@@ -79,6 +105,8 @@ class DialogueIndex:
         found = self.by_source_id.get(row["source_id"], [])
         if row["source"]:
             found = [d for d in found if d.source == row["source"]]
+        if not found and row["source_id"] in self.dropped_sources:
+            raise DroppedUpstream(self.dropped[self.dropped_sources[row["source_id"]]])
         if not found:
             raise RowError(f"unknown source_id {row['source_id']!r} (not in the data folder)")
         if len(found) > 1:
@@ -138,6 +166,9 @@ def validate(rows: list[tuple[int, dict]], index: DialogueIndex, strict_abilitie
             info = index.resolve(q)
             q["dialogue_id"] = info.dialogue_id
             check_question(q, info)
+        except DroppedUpstream as exc:  # not an annotation error: the dialogue was removed on purpose
+            report.dropped_upstream[exc.where] = report.dropped_upstream.get(exc.where, 0) + 1
+            continue
         except RowError as exc:
             report.errors.append(f"row {number}: {exc}")
             continue

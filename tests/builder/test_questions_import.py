@@ -124,3 +124,34 @@ def test_unfinished_data_folder_is_a_clear_error(tmp_path):
     qfile = write_jsonl(tmp_path / "q.jsonl", six_questions("conv-0"))
     result = run(qfile, "--data", tmp_path / "nothing", "-o", tmp_path / "q.parquet")
     assert result.exit_code == 3 and "does not exist" in result.output
+
+
+def test_questions_of_dialogues_dropped_upstream_are_skipped_not_errors(tmp_path):
+    """A dialogue clean removed (toxic, PII coherence) keeps no questions, and that is no error."""
+    import json as _json
+
+    import polars as pl
+
+    from builder import io
+    from builder.questions.importer import import_questions
+    from conftest import dialogue, make_stage_folder
+
+    kept = dialogue([("user", "what is a good first guitar?"), ("assistant", "a nylon-string classical")])
+    gone = dialogue([("user", "you are useless"), ("assistant", "I am sorry to hear that")], source_id="bad-1")
+    data = make_stage_folder(tmp_path / "data", [kept])
+    ledger = io.read_ledger(data)
+    extra = pl.DataFrame([
+        {"dialogue_id": gone["dialogue_id"], "stage": "ingest", "decision": "kept", "reason": "ingested",
+         "detail": _json.dumps({"source": "a.jsonl", "source_id": "bad-1"})},
+        {"dialogue_id": gone["dialogue_id"], "stage": "clean", "decision": "dropped", "reason": "toxic:insult",
+         "detail": "{}"}], schema=ledger.schema)
+    io.write_parquet_atomic(io.sort_ledger(pl.concat([ledger, extra])), data / "ledger.parquet")
+    rows = [{"source_id": "bad-1", "ability": "MR", "format": "open", "question": "What did the user say?",
+             "answer": "x", "gold_turns": [0]},
+            {"dialogue_id": kept["dialogue_id"], "ability": "MR", "format": "open",
+             "question": "Which guitar was suggested?", "answer": "a nylon-string classical", "gold_turns": [1]}]
+    src = tmp_path / "q.jsonl"
+    src.write_text("\n".join(_json.dumps(r) for r in rows) + "\n")
+    report = import_questions(src, data, tmp_path / "q.parquet")
+    assert report["questions"] == 1
+    assert report["skipped_dialogue_dropped_upstream"] == {"clean:toxic:insult": 1}
