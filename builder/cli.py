@@ -14,7 +14,7 @@ from builder import __version__
 from builder.errors import MMRCError
 
 # Order is the order of `mmrc-build --help`; the pipeline order.
-COMMAND_MODULES = ["models", "ingest", "clean", "classify", "questions", "swap", "release", "publish", "eval", "run"]
+COMMAND_MODULES = ["models", "ingest", "clean", "classify", "questions", "swap", "release", "publish", "run"]
 
 
 class MMRCGroup(click.Group):
@@ -28,7 +28,7 @@ class MMRCGroup(click.Group):
             ctx.exit(exc.exit_code)
 
     def list_commands(self, ctx):
-        return [c for c in super().list_commands(ctx)]
+        return [name for name in COMMAND_MODULES if name in self.commands]  # pipeline order
 
 
 @click.group(cls=MMRCGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,18 +37,13 @@ def main():
     """Turn raw multimodal chat logs into a released, versioned MMRC-style benchmark.
 
     Stages run in order, each reading the previous stage's folder:
-    ingest -> clean -> classify -> swap -> release -> publish, and eval on a release.
+    ingest -> clean -> classify -> swap -> (questions import) -> release -> publish.
+    `run CONFIG` chains them from one TOML file.
     """
 
 
 for _name in COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(f"builder.commands.{_name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"builder.commands.{_name}":
-            raise
-        continue  # stage not built yet
-    main.add_command(_module.command)
+    main.add_command(importlib.import_module(f"builder.commands.{_name}").command)
 
 
 if __name__ == "__main__":  # pragma: no cover
