@@ -1,0 +1,1 @@
+"""The clean stage: PII scrubbing, toxic-dialogue removal, image metadata stripping."""

@@ -1,0 +1,95 @@
+"""The clean stage's settings: one frozen dataclass, recorded in the manifest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from builder.errors import ConfigError
+
+# Entities scrubbed by default. LOCATION from NER (cities, countries) is *not* personal
+# data on its own; STREET_ADDRESS (a pattern recognizer of ours) is.
+DEFAULT_ENTITIES = (
+    "PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS",
+    "US_SSN", "STREET_ADDRESS", "URL",
+)
+OPTIONAL_ENTITIES = ("LOCATION", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "CRYPTO", "MAC_ADDRESS")
+ALL_ENTITIES = DEFAULT_ENTITIES + OPTIONAL_ENTITIES
+
+# Minimum Presidio score per entity; anything unnamed uses DEFAULT_THRESHOLD. Phone numbers
+# score 0.4 from Presidio's phonenumbers recognizer, hence the lower bar.
+DEFAULT_THRESHOLD = 0.5
+DEFAULT_THRESHOLDS = (("PHONE_NUMBER", 0.4), ("US_SSN", 0.5), ("PERSON", 0.8), ("URL", 0.5))
+
+ACTIONS = ("placeholder", "surrogate", "hash")
+COHERENCE_POLICIES = ("drop", "delete_exchange")
+
+# Detoxify-style per-label drop thresholds (a dialogue is dropped when any turn exceeds one).
+# Labels a model emits that are not listed here are tagged but never decide.
+DEFAULT_TOXICITY_THRESHOLDS = (
+    ("toxicity", 0.8), ("severe_toxicity", 0.5), ("obscene", 0.8), ("threat", 0.5),
+    ("insult", 0.8), ("identity_attack", 0.5), ("sexual_explicit", 0.5),
+)
+
+
+@dataclass(frozen=True)
+class CleanConfig:
+    # PII
+    pii: bool = True
+    entities: tuple[str, ...] = DEFAULT_ENTITIES
+    thresholds: tuple[tuple[str, float], ...] = DEFAULT_THRESHOLDS
+    action: str = "placeholder"
+    entity_actions: tuple[tuple[str, str], ...] = ()
+    model_names_public: bool = True  # a PERSON only a model turn mentions is public knowledge
+    max_redacted_share: float = 0.5
+    coherence: str = "drop"
+    max_deleted_turn_share: float = 0.34
+    chunk_chars: int = 4000
+    turn_timeout_s: float = 10.0
+    pii_batch_size: int = 64
+    hash_salt_env: str = "MMRC_PII_SALT"
+    # images
+    strip_exif: bool = True
+    # toxicity
+    toxicity: bool = True
+    toxicity_backend: str = "detoxify"
+    toxicity_model: str = "original"
+    toxicity_checkpoint: str | None = None
+    toxicity_config: str | None = None
+    toxicity_thresholds: tuple[tuple[str, float], ...] = DEFAULT_TOXICITY_THRESHOLDS
+    toxicity_int8: bool = False
+    toxicity_batch_size: int | None = None  # None: 8 on CPU, 64 on CUDA (measured best on CPU: 8)
+    toxicity_max_length: int = 512
+
+    def __post_init__(self):
+        unknown = sorted(set(self.entities) - set(ALL_ENTITIES))
+        if unknown:
+            raise ConfigError(f"unknown PII entity {unknown[0]!r}; available: {', '.join(ALL_ENTITIES)}")
+        for _, action in ((None, self.action), *self.entity_actions):
+            if action not in ACTIONS:
+                raise ConfigError(f"unknown PII action {action!r}; available: {', '.join(ACTIONS)}")
+        if self.coherence not in COHERENCE_POLICIES:
+            raise ConfigError(f"unknown coherence policy {self.coherence!r}; available: {', '.join(COHERENCE_POLICIES)}")
+        if not 0 < self.max_redacted_share <= 1:
+            raise ConfigError("--max-redacted-share must be in (0, 1]")
+        if self.chunk_chars < 200:
+            raise ConfigError("--chunk-chars must be at least 200")
+
+    def threshold(self, entity: str) -> float:
+        return dict(self.thresholds).get(entity, DEFAULT_THRESHOLD)
+
+    def action_for(self, entity: str) -> str:
+        return dict(self.entity_actions).get(entity, self.action)
+
+
+def parse_pairs(values: tuple[str, ...], what: str, cast=str) -> tuple[tuple[str, object], ...]:
+    """``("PERSON=0.9", ...)`` -> ``(("PERSON", 0.9), ...)`` with a clear error on bad input."""
+    out = []
+    for value in values:
+        key, sep, raw = value.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"{what} expects NAME=VALUE, got {value!r}")
+        try:
+            out.append((key.strip(), cast(raw.strip())))
+        except ValueError as exc:
+            raise ConfigError(f"{what} {value!r}: {raw!r} is not a valid value") from exc
+    return tuple(out)

@@ -1,0 +1,126 @@
+"""Redact one dialogue: spread detected values to every turn, replace them, judge coherence.
+
+MMRC deletes personal segments, or removes the whole dialogue when its coherence is
+compromised. A turn whose redacted share exceeds ``max_redacted_share`` must be deleted;
+policy ``drop`` then drops the dialogue (``pii_coherence``), ``delete_exchange`` removes the
+turn with its partner (the user question and the answers to it) and keeps the dialogue
+while enough of it is left.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from builder.clean.pii import TurnScan, resolve_overlaps
+from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES
+from builder.clean.surrogates import Redactor, apply_spans
+
+
+@dataclass
+class Redaction:
+    turns: list[dict]
+    spans: list[dict]  # the `pii` field: turn, start, end, entity, score, action (cleaned offsets)
+    reason: str | None = None  # pii_coherence | pii_timeout when the dialogue must go
+    deleted_turns: list[int] = field(default_factory=list)
+    shares: dict[int, float] = field(default_factory=dict)
+
+
+def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+    """Drop PERSON spans in model turns that no user turn mentions: a chat model cannot know
+    private people, so a name it brings up itself (Edward Everett, a film's director) is public
+    knowledge or fiction. Names the user gave are still found there (and spread by propagate)."""
+    user_text = " ".join(t for turn, t in zip(turns, texts) if turn["role"] == "user").lower()
+    out = []
+    for turn, text, scan in zip(turns, texts, scans):
+        if turn["role"] == "user":
+            out.append(scan)
+            continue
+        spans = [s for s in scan.spans if s["entity"] != "PERSON" or any(
+            re.search(rf"(?<!\w){re.escape(part.lower())}(?!\w)", user_text)
+            for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()] if len(part) >= 3)]
+        out.append(TurnScan(spans, scan.timed_out, scan.seconds))
+    return out
+
+
+def propagate(texts: list[str], scans: list[TurnScan]) -> list[list[dict]]:
+    """A value found in one turn is redacted in every turn (models echo user data), and so is
+    each part of a found person name ("Anna Berg" -> "Anna" elsewhere)."""
+    values: dict[str, tuple[str, float]] = {}
+    for text, scan in zip(texts, scans):
+        for s in scan.spans:
+            value = text[s["start"]:s["end"]]
+            values.setdefault(value.lower(), (s["entity"], s["score"]))
+            if s["entity"] == "PERSON":
+                for part in value.split():
+                    part = part.strip(".,'\"")
+                    if len(part) >= 3 and part[0].isupper() and part.lower() not in NOT_NAMES \
+                            and part.lower() not in PUBLIC_FIGURES:
+                        values.setdefault(part.lower(), ("PERSON", s["score"]))
+    if not values:
+        return [list(scan.spans) for scan in scans]
+    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+                         + r")(?!\w)", re.IGNORECASE)
+    out = []
+    for text, scan in zip(texts, scans):
+        found = list(scan.spans)
+        for m in pattern.finditer(text):
+            entity, score = values[m.group(1).lower()]
+            found.append({"start": m.start(), "end": m.end(), "entity": entity, "score": score})
+        out.append(resolve_overlaps(found))
+    return out
+
+
+def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], config) -> Redaction:
+    texts = [t["text"] or "" for t in turns]
+    if any(scan.timed_out for scan in scans):
+        return Redaction(turns, [], reason="pii_timeout",
+                         deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
+    if config.model_names_public:
+        scans = user_sourced_names(turns, texts, scans)
+    per_turn = propagate(texts, scans)
+    redactor = Redactor(config, dialogue_id)
+    shares, too_much = {}, []
+    for index, (text, spans) in enumerate(zip(texts, per_turn)):
+        if spans:
+            covered = sum(len(text[s["start"]:s["end"]].replace(" ", "")) for s in spans)
+            shares[index] = round(covered / max(1, len(text.replace(" ", "").replace("\n", ""))), 4)
+            if shares[index] > config.max_redacted_share:
+                too_much.append(index)
+    cleaned_turns, pii = [], []
+    for index, (turn, text, spans) in enumerate(zip(turns, texts, per_turn)):
+        new_text, new_spans = apply_spans(text, spans, redactor) if spans else (text, [])
+        cleaned_turns.append({**turn, "text": new_text})
+        pii.append(new_spans)
+    if not too_much:
+        return Redaction(cleaned_turns, _flat(pii), shares=shares)
+    if config.coherence == "drop":
+        return Redaction(turns, [], reason="pii_coherence", deleted_turns=too_much, shares=shares)
+    gone = _exchanges(turns, too_much)
+    left = [i for i in range(len(turns)) if i not in gone]
+    if (len(left) < 2 or len(gone) / len(turns) > config.max_deleted_turn_share
+            or not any(turns[i]["role"] == "user" for i in left)):
+        return Redaction(turns, [], reason="pii_coherence", deleted_turns=sorted(gone), shares=shares)
+    kept_turns = [{**cleaned_turns[i], "index": new} for new, i in enumerate(left)]
+    kept_pii = [[{**s} for s in pii[i]] for i in left]
+    return Redaction(kept_turns, _flat(kept_pii), deleted_turns=sorted(gone), shares=shares)
+
+
+def _exchanges(turns: list[dict], indices: list[int]) -> set[int]:
+    """A user turn goes with the assistant turns answering it; an answer goes with its question."""
+    gone: set[int] = set()
+    for i in indices:
+        start = i
+        while start > 0 and turns[start]["role"] != "user":
+            start -= 1
+        end = start + 1
+        while end < len(turns) and turns[end]["role"] != "user":
+            end += 1
+        gone.update(range(start, end))
+    return gone
+
+
+def _flat(per_turn: list[list[dict]]) -> list[dict]:
+    return [{"turn": i, "start": s["start"], "end": s["end"], "entity": s["entity"],
+             "score": round(float(s["score"]), 4), "action": s["action"]}
+            for i, spans in enumerate(per_turn) for s in spans]

@@ -1,0 +1,123 @@
+"""Fast pieces of the clean stage: chunking, overlaps, precision rules, surrogates, metadata stripping."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from builder.clean.config import CleanConfig
+from builder.clean.exif import strip_metadata
+from builder.clean.pii import possible_entities, resolve_overlaps, split_chunks
+from builder.clean.precision import keep_span
+from builder.clean.surrogates import Redactor, apply_spans
+from builder.errors import ConfigError
+
+
+def test_chunks_cover_the_text_and_keep_offsets():
+    text = " ".join(f"word{i}" for i in range(3000))
+    chunks = split_chunks(text, 1000)
+    assert all(len(c) <= 1000 for _, c in chunks)
+    assert all(text[off:off + len(c)] == c for off, c in chunks)
+    covered = set()
+    for off, c in chunks:
+        covered.update(range(off, off + len(c)))
+    assert covered == set(range(len(text)))
+    assert all(b[0] < a[0] + len(a[1]) for a, b in zip(chunks, chunks[1:]))  # overlapping borders
+
+
+def test_longest_span_wins_an_overlap():
+    spans = [{"start": 10, "end": 21, "entity": "URL", "score": 0.5},
+             {"start": 0, "end": 21, "entity": "EMAIL_ADDRESS", "score": 1.0},
+             {"start": 30, "end": 35, "entity": "PERSON", "score": 0.85}]
+    assert [s["entity"] for s in resolve_overlaps(spans)] == ["EMAIL_ADDRESS", "PERSON"]
+
+
+def test_recognizers_that_cannot_match_are_skipped():
+    entities = CleanConfig().entities
+    assert possible_entities("hello there, how are you", entities) == ["PERSON"]
+    assert "EMAIL_ADDRESS" in possible_entities("mail a@b.io", entities)
+    assert "PHONE_NUMBER" in possible_entities("call 212 555 0187", entities)
+
+
+@pytest.mark.parametrize("entity,value,keep", [
+    ("PERSON", "Anna Berg", True), ("PERSON", "Einstein", False), ("PERSON", "Barack Obama", False),
+    ("PERSON", "Hi", False), ("PERSON", "ChatGPT", False), ("PERSON", "42", False), ("PERSON", "J.", False),
+    ("URL", "https://en.wikipedia.org/wiki/Paris", False), ("URL", "https://docs.python.org/3/", False),
+    ("URL", "https://facebook.com/profile/anna.berg", True), ("URL", "https://x.io/reset?token=abc", True),
+    ("URL", "http://84.23.11.9/admin", True), ("URL", "example.com", False),
+    ("IP_ADDRESS", "127.0.0.1", False), ("IP_ADDRESS", "84.23.11.9", True),
+])
+def test_precision_rules(entity, value, keep):
+    assert keep_span(entity, value, 0.9, 0.5) is keep
+
+
+def test_surrogates_are_deterministic_per_dialogue_and_hash_needs_a_salt(monkeypatch):
+    config = CleanConfig(action="surrogate")
+    a, b = Redactor(config, "d1"), Redactor(config, "d1")
+    assert a.replacement("PERSON", "Anna Berg") == b.replacement("PERSON", "Anna Berg")
+    assert a.replacement("PERSON", "Anna Berg").split()[0] == a.replacement("PERSON", "Anna")
+    assert a.replacement("IP_ADDRESS", "84.23.11.9").startswith("192.0.2.")
+    assert a.replacement("EMAIL_ADDRESS", "x@y.com").endswith("@example.com")
+    text = "Anna Berg wrote to x@y.com"
+    spans = [{"start": 0, "end": 9, "entity": "PERSON", "score": 0.9},
+             {"start": 19, "end": 26, "entity": "EMAIL_ADDRESS", "score": 1.0}]
+    cleaned, new = apply_spans(text, spans, a)
+    assert "Anna" not in cleaned and "x@y.com" not in cleaned
+    assert [cleaned[s["start"]:s["end"]] for s in new] == [a.replacement("PERSON", "Anna Berg"),
+                                                            a.replacement("EMAIL_ADDRESS", "x@y.com")]
+    hashed = Redactor(CleanConfig(action="hash"), "d1")
+    first = hashed.replacement("PHONE_NUMBER", "212 555 0187")
+    assert first.startswith("<PHONE_NUMBER:") and first == Redactor(CleanConfig(action="hash"), "d2").replacement(
+        "PHONE_NUMBER", "212 555 0187")
+    monkeypatch.delenv("MMRC_USER_SALT")
+    monkeypatch.delenv("MMRC_PII_SALT", raising=False)
+    with pytest.raises(ConfigError, match="salt"):
+        Redactor(CleanConfig(action="hash"), "d1").replacement("PERSON", "Anna")
+
+
+def test_unknown_entities_and_actions_list_the_valid_ones():
+    with pytest.raises(ConfigError, match="available: PERSON"):
+        CleanConfig(entities=("PASSPORT_NO",))
+    with pytest.raises(ConfigError, match="available: placeholder, surrogate, hash"):
+        CleanConfig(action="mask")
+
+
+def _pixels(data: bytes):
+    from PIL import Image
+
+    return Image.open(io.BytesIO(data)).convert("RGB").tobytes()
+
+
+def test_png_and_webp_metadata_is_removed_losslessly():
+    from PIL import Image, PngImagePlugin
+
+    img = Image.new("RGB", (12, 8), (10, 200, 30))
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Author", "Anna Berg")
+    buf = io.BytesIO()
+    img.save(buf, "PNG", pnginfo=info)
+    result = strip_metadata(buf.getvalue(), "image/png")
+    assert result.removed == ("tEXt",) and b"Anna Berg" not in result.data
+    assert _pixels(result.data) == _pixels(buf.getvalue())
+    exif = Image.Exif()
+    exif[0xA431] = "SERIAL-9"
+    buf = io.BytesIO()
+    img.save(buf, "WEBP", lossless=True, exif=exif.tobytes())
+    result = strip_metadata(buf.getvalue(), "image/webp")
+    assert result.removed == ("exif",) and b"SERIAL-9" not in result.data
+    assert _pixels(result.data) == _pixels(buf.getvalue())
+    assert strip_metadata(result.data, "image/webp").removed == ()  # idempotent
+
+
+def test_rotated_jpeg_is_turned_upright_before_its_exif_goes():
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 on display
+    exif[0xA431] = "SERIAL-7"
+    buf = io.BytesIO()
+    Image.new("RGB", (20, 10), (200, 0, 0)).save(buf, "JPEG", exif=exif)
+    result = strip_metadata(buf.getvalue(), "image/jpeg")
+    assert result.reencoded and b"SERIAL-7" not in result.data
+    assert Image.open(io.BytesIO(result.data)).size == (10, 20)
