@@ -1,0 +1,133 @@
+"""The classify stage: add ``topic``, ``topic_group``, ``topic_scores`` to every dialogue.
+
+Tag, don't drop: every dialogue keeps its 14 scores (records.TOPICS order; topics the
+model was not trained on score 0). With ``abstain_below`` set, a dialogue whose best
+score is lower gets ``topic = null`` and the ledger reason ``low_confidence`` instead of a
+forced label; the scores stay, so a later threshold change needs no rescoring.
+
+Ledger reasons (decision ``kept``: classification adds fields, it never drops):
+``classified``, ``low_confidence``, ``no_text`` (nothing to embed, e.g. image-only).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from builder.engine import ShardContext, ShardResult
+from builder.errors import ConfigError, ModelError
+from builder.io import sha256_json
+from builder.models import folder_fingerprint
+from builder.records import TOPIC_TO_GROUP, TOPICS, ledger_frame
+from classifiers.topic.text import TextConfig, dialogue_text
+
+STAGE = "classify"
+
+
+@dataclass(frozen=True)
+class ClassifyConfig:
+    model: str  # a folder made by `classify train`
+    model_hash: str  # content hash of that folder's files: a retrained model reruns the stage
+    embedder: str | None = None  # override where the embedder is found (must have the trained hash)
+    abstain_below: float | None = None
+    batch_size: int = 32
+
+
+def model_fingerprint(folder: Path) -> dict[str, str]:
+    return {k: v for k, v in folder_fingerprint(Path(folder)).items() if k != "report.json"}
+
+
+def make_config(model: Path, embedder: str | None = None, abstain_below: float | None = None,
+                batch_size: int = 32) -> ClassifyConfig:
+    model = Path(model)
+    if not (model / "config.json").is_file():
+        raise ModelError(f"{model} is not a trained topic model (no config.json); "
+                         "train one with `mmrc-build classify train` and pass it to --model")
+    if abstain_below is not None and not 0.0 <= abstain_below <= 1.0:
+        raise ConfigError(f"--abstain-below must be between 0 and 1 (got {abstain_below})")
+    return ClassifyConfig(str(model), sha256_json(model_fingerprint(model)), embedder, abstain_below, batch_size)
+
+
+class ClassifyStage:
+    name = STAGE
+    version = "1"
+    reads = ("turns",)
+    writes = ("topic", "topic_group", "topic_scores")
+
+    def __init__(self, config: ClassifyConfig, cache_dir=True):
+        self.config = config
+        self.cache_dir = cache_dir
+        self.model = None
+        self.embedder = None
+        self._model_config = json.loads((Path(config.model) / "config.json").read_text())
+
+    def setup(self, device: str) -> None:
+        from classifiers.topic.embed import Embedder
+        from classifiers.topic.model import TopicModel
+
+        self.model = TopicModel.load(Path(self.config.model))
+        where = self.config.embedder or self.model.embedder_location(Path(self.config.model))
+        self.embedder = Embedder(where, device=device, cache_dir=self.cache_dir, batch_size=self.config.batch_size)
+        if self.embedder.hash != self.model.embedder["hash"]:
+            raise ModelError(
+                f"the embedder at {self.embedder.path} (hash {self.embedder.hash[:16]}) is not the one "
+                f"{self.config.model} was trained with ({self.model.embedder['name']}, hash "
+                f"{self.model.embedder['hash'][:16]}); pass --embedder PATH to that exact model or retrain"
+            )
+
+    def models(self) -> list[dict]:
+        emb = self._model_config["embedder"]
+        return [
+            {"name": emb["name"], "version": emb["hash"][:12], "files": emb.get("files", {})},
+            {"name": f"topic-{self._model_config['method']}", "version": self.config.model_hash[:12],
+             "files": model_fingerprint(Path(self.config.model))},
+        ]
+
+    def process(self, df: pl.DataFrame, ctx: ShardContext) -> ShardResult:
+        text_config = TextConfig(**self._model_config["text"])
+        texts = [dialogue_text(t, text_config) for t in df["turns"].to_list()]
+        embedded = self.embedder.embed_texts(texts, text_config)
+        scores = self.model.topic_scores(self.model.predict_proba(embedded.vectors)) if texts else np.zeros((0, 14))
+        topics, groups, rows, counts = [], [], [], {}
+        threshold = self.config.abstain_below
+        for i, dialogue_id in enumerate(df["dialogue_id"].to_list()):
+            best = int(scores[i].argmax())
+            score = float(scores[i][best])
+            detail = {"best": TOPICS[best], "score": round(score, 4), "chunks": embedded.chunks[i],
+                      "truncated_tokens": embedded.truncated_tokens[i]}
+            if not texts[i]:
+                topic, reason = None, "no_text"
+            elif threshold is not None and score < threshold:
+                topic, reason = None, "low_confidence"
+                detail["threshold"] = threshold
+            else:
+                topic, reason = TOPICS[best], "classified"
+            topics.append(topic)
+            groups.append(TOPIC_TO_GROUP.get(topic) if topic else None)
+            counts[topic or "(none)"] = counts.get(topic or "(none)", 0) + 1
+            rows.append({"dialogue_id": dialogue_id, "stage": STAGE, "decision": "kept", "reason": reason,
+                         "detail": detail})
+        out = df.with_columns(
+            pl.Series("topic", topics, dtype=pl.String),
+            pl.Series("topic_group", groups, dtype=pl.String),
+            pl.Series("topic_scores", [[round(float(v), 5) for v in row] for row in scores],
+                      dtype=pl.List(pl.Float32)),
+        )
+        stats = {"topics": counts, "chunks": sum(embedded.chunks),
+                 "truncated_dialogues": sum(1 for n in embedded.truncated_tokens if n),
+                 "cache_hits": embedded.stats.get("cache_hits", 0), "cache_misses": embedded.stats.get("cache_misses", 0)}
+        return ShardResult(out, ledger_frame(rows), stats)
+
+    def finalize(self, folder: Path, stats: dict) -> dict:
+        from builder.classify.donut import topic_donut
+
+        counts = {t: int(n) for t, n in stats.get("topics", {}).items()}
+        labelled = {t: counts.get(t, 0) for t in TOPICS}
+        groups = {g: sum(n for t, n in labelled.items() if TOPIC_TO_GROUP[t] == g) for g in ("daily_life", "professional_knowledge")}
+        topic_donut(labelled, Path(folder) / "topics.png")
+        return {"topics": {"counts": labelled, "groups": groups, "unlabelled": counts.get("(none)", 0)},
+                "figures": ["topics.png"]}

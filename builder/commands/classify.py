@@ -1,0 +1,121 @@
+"""`mmrc-build classify train|predict|sample`: the 14-topic classifier (options -> functions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from builder.models import MPNET
+
+_dir = click.Path(path_type=Path, file_okay=False)
+_file = click.Path(path_type=Path, dir_okay=False)
+
+
+def _cache_options(fn):
+    fn = click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache on disk.")(fn)
+    fn = click.option("--cache", "cache_dir", type=_dir, default=None,
+                      help="Embedding cache folder (default: $MMRC_CACHE/embeddings or "
+                           "~/.cache/mmrc-build/embeddings); keyed by (embedder hash, text hash).")(fn)
+    fn = click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda or cuda:N.")(fn)
+    return fn
+
+
+def _cache(cache_dir, no_cache):
+    return False if no_cache else (cache_dir if cache_dir is not None else True)
+
+
+@click.group("classify")
+def command():
+    """Label dialogues with the 14 MMRC topics: train a model, predict (the stage), sample for annotators."""
+
+
+@command.command("train")
+@click.option("--data", "data_dir", type=_dir, required=True, help="A finished stage folder (e.g. work/clean).")
+@click.option("--labels", "labels_path", type=_file, default=None,
+              help="CSV/JSONL with `topic` and `dialogue_id` (or `source_id`, optionally `source`); "
+                   "default: the `topic` already in --data.")
+@click.option("-o", "--output", "out_dir", type=_dir, required=True, help="Model folder to write.")
+@click.option("--embedder", default=MPNET, show_default=True,
+              help="Name in the models folder or path to a sentence-transformers folder.")
+@click.option("--method", type=click.Choice(["mlp", "setfit"]), default="mlp", show_default=True,
+              help="mlp: frozen embeddings + 2-layer MLP (MMRC); setfit: contrastive fine-tuning first.")
+@click.option("--compare", is_flag=True, help="Also cross-validate the other method on the same folds.")
+@click.option("--folds", default=5, show_default=True, help="Stratified k for cross-validation.")
+@click.option("--seed", default=0, show_default=True, help="Seed for folds, init, dropout and batch order.")
+@click.option("--epochs", default=60, show_default=True, help="MLP training epochs.")
+@click.option("--hidden", default=256, show_default=True, help="MLP hidden width.")
+@click.option("--pairs", default=8, show_default=True, help="setfit: contrastive pairs per labelled dialogue.")
+@click.option("--order", type=click.Choice(["user_first", "chronological"]), default="user_first",
+              show_default=True, help="How turns are ordered in the embedded text.")
+@click.option("--max-chunks", default=16, show_default=True, help="Max token windows pooled per dialogue.")
+@_cache_options
+@click.option("--force", is_flag=True, help="Replace an existing model folder.")
+def train(data_dir, labels_path, out_dir, embedder, method, compare, folds, seed, epochs, hidden, pairs,
+          order, max_chunks, device, cache_dir, no_cache, force):
+    """Embed the labelled dialogues, cross-validate, train on all of them and save the model."""
+    from builder.classify.training import format_report, train_command
+    from builder.engine import resolve_device
+    from classifiers.topic.contrastive import ContrastiveConfig
+    from classifiers.topic.mlp import MLPConfig
+    from classifiers.topic.text import TextConfig
+    from classifiers.topic.train import TrainConfig
+
+    config = TrainConfig(embedder=embedder, method=method, folds=folds, seed=seed, compare=compare,
+                         text=TextConfig(order=order, max_chunks=max_chunks),
+                         mlp=MLPConfig(hidden=hidden, epochs=epochs),
+                         contrastive=ContrastiveConfig(pairs_per_item=pairs))
+    report = train_command(data_dir, labels_path, out_dir, config, device=resolve_device(device),
+                           cache_dir=_cache(cache_dir, no_cache), force=force, log=click.echo)
+    for line in format_report(report):
+        click.echo(line)
+    click.echo(f"model written to {out_dir} (report.json has the full k-fold report)")
+
+
+@command.command("predict")
+@click.argument("input_dir", type=_dir)
+@click.option("-o", "--output", "out_dir", type=_dir, required=True, help="Output stage folder (work/classified).")
+@click.option("--model", "model_dir", type=_dir, required=True, help="A model folder made by `classify train`.")
+@click.option("--embedder", default=None,
+              help="Where to find the embedder (default: the one named in the model); must match its hash.")
+@click.option("--abstain-below", type=float, default=None,
+              help="Leave topic empty (ledger: low_confidence) when the best score is below this.")
+@click.option("--batch-size", default=32, show_default=True, help="Embedding batch size.")
+@_cache_options
+@click.option("--force", is_flag=True, help="Rebuild an output made from another input or config.")
+def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, device, cache_dir, no_cache, force):
+    """The stage: add topic, topic_group and topic_scores; write topics.png and counts to the manifest."""
+    from builder.classify.stage import ClassifyStage, make_config
+    from builder.engine import run_stage
+
+    stage = ClassifyStage(make_config(model_dir, embedder, abstain_below, batch_size), _cache(cache_dir, no_cache))
+    manifest = run_stage(stage, input_dir, out_dir, force=force, device=device, log=click.echo)
+    rows, topics = manifest["rows"], manifest.get("topics", {})
+    click.echo(f"classify: {rows['in']} dialogues, {rows['in'] - topics.get('unlabelled', 0)} with a topic, "
+               f"{topics.get('unlabelled', 0)} without (abstained or no text) -> {out_dir}")
+
+
+@command.command("sample")
+@click.option("--data", "data_dir", type=_dir, required=True, help="A finished stage folder to sample from.")
+@click.option("-o", "--output", "out_csv", type=_file, required=True, help="CSV to write for annotators.")
+@click.option("--model", "model_dir", type=_dir, default=None, help="A first model to stratify by its predictions.")
+@click.option("--strategy", type=click.Choice(["model", "clusters"]), default=None,
+              help="model (needs --model) or clusters (k-means on embeddings); default: model if --model is given.")
+@click.option("--embedder", default=None, help=f"Embedder for clusters (default {MPNET}) or to override the model's.")
+@click.option("--per-topic", default=10, show_default=True, help="Dialogues proposed per topic (or per cluster).")
+@click.option("--clusters", default=14, show_default=True, help="Number of k-means clusters.")
+@click.option("--exclude", type=_file, default=None, help="A label file whose dialogues are already labelled.")
+@click.option("--seed", default=0, show_default=True, help="k-means seed.")
+@_cache_options
+def sample(data_dir, out_csv, model_dir, strategy, embedder, per_topic, clusters, exclude, seed, device,
+           cache_dir, no_cache):
+    """Propose unlabelled dialogues for annotators, stratified by a first model or by clusters."""
+    from builder.classify.sample import sample_command
+    from builder.engine import resolve_device
+
+    strategy = strategy or ("model" if model_dir is not None else "clusters")
+    summary = sample_command(data_dir, out_csv, strategy=strategy, model_dir=model_dir, embedder=embedder,
+                             per_topic=per_topic, clusters=clusters, exclude=exclude, seed=seed,
+                             device=resolve_device(device), cache_dir=_cache(cache_dir, no_cache))
+    click.echo(f"proposed {summary['proposed']} of {summary['pool']} unlabelled dialogues "
+               f"({summary['excluded']} already labelled) -> {out_csv}")

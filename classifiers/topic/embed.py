@@ -1,0 +1,140 @@
+"""The frozen sentence-transformers embedder behind the topic classifier.
+
+An :class:`Embedder` is identified by the content hash of its folder (every weight,
+config and vocabulary file); that hash keys the embedding cache and is written into a
+trained model's config, so ``predict`` can refuse an embedder other than the one the
+head was trained on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from builder.io import sha256_json
+from builder.models import folder_fingerprint, resolve_embedder
+from classifiers.topic.cache import EmbeddingCache, default_cache_dir, text_hash
+from classifiers.topic.text import Chunked, TextConfig, chunk_text, dialogue_text
+
+_FINGERPRINTS: dict[tuple, dict[str, str]] = {}
+
+
+def fingerprint(folder: Path) -> dict[str, str]:
+    """folder_fingerprint, memoised per process on (path, sizes, mtimes): MPNet is 420 MB."""
+    folder = Path(folder).resolve()
+    stamp = tuple(sorted((p.as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
+                         for p in folder.rglob("*") if p.is_file()))
+    if stamp not in _FINGERPRINTS:
+        _FINGERPRINTS[stamp] = folder_fingerprint(folder)
+    return _FINGERPRINTS[stamp]
+
+
+def embedder_hash(folder: Path) -> str:
+    return sha256_json(fingerprint(folder))
+
+
+@dataclass
+class Embedded:
+    """Dialogue vectors (L2-normalised, float32) and how each was chunked."""
+
+    vectors: np.ndarray
+    chunks: list[int]
+    truncated_tokens: list[int]
+    stats: dict = field(default_factory=dict)
+
+
+class Embedder:
+    def __init__(self, name_or_path: str, device: str = "cpu", cache_dir: Path | None | bool = True,
+                 batch_size: int = 32):
+        self.path = resolve_embedder(name_or_path)
+        given = Path(name_or_path).expanduser()
+        self.name = self.path.name if given.is_dir() else name_or_path
+        self.files = fingerprint(self.path)
+        self.hash = sha256_json(self.files)
+        self.device = device
+        self.batch_size = batch_size
+        root = default_cache_dir() if cache_dir is True else (None if cache_dir is False else cache_dir)
+        self.cache = EmbeddingCache(root, self.hash, self.name)
+        self._model = None
+        self._tokenizer = None
+
+    @classmethod
+    def from_model(cls, model, name: str, hash_: str, batch_size: int = 32) -> "Embedder":
+        """Wrap an in-memory model (a fine-tuned fold model); its vectors are cached in memory only."""
+        self = cls.__new__(cls)
+        self.path, self.name, self.files, self.hash = None, name, {}, hash_
+        self.device, self.batch_size = str(model.device), batch_size
+        self.cache = EmbeddingCache(None, hash_, name)
+        self._model = model
+        self._tokenizer = None
+        return self
+
+    @property
+    def model(self):
+        if self._model is None:
+            from builder.errors import require
+
+            st = require("sentence_transformers", "sentence-transformers")
+            self._model = st.SentenceTransformer(str(self.path), device=self.device, local_files_only=True)
+        return self._model
+
+    def describe(self) -> dict:
+        return {"name": self.name, "version": self.hash[:12], "hash": self.hash, "files": self.files}
+
+    def _tokenizer_and_length(self):
+        """The embedder's tokenizer and max length, without loading weights when possible:
+        a rerun whose chunks are all cached never loads the model."""
+        if self._model is not None:
+            return self._model.tokenizer, int(self._model.max_seq_length)
+        if self._tokenizer is None:
+            st_config = self.path / "sentence_bert_config.json"
+            if st_config.is_file() and (self.path / "tokenizer_config.json").is_file():
+                from transformers import AutoTokenizer
+
+                length = json.loads(st_config.read_text()).get("max_seq_length")
+                if length:
+                    self._tokenizer = (AutoTokenizer.from_pretrained(str(self.path), local_files_only=True),
+                                       int(length))
+            if self._tokenizer is None:
+                self._tokenizer = (self.model.tokenizer, int(self.model.max_seq_length))
+        return self._tokenizer
+
+    def chunk(self, text: str, config: TextConfig) -> Chunked:
+        tokenizer, length = self._tokenizer_and_length()
+        return chunk_text(text, tokenizer, max(8, length - 2), config.max_chunks)
+
+    def encode_chunks(self, texts: list[str]) -> dict[str, np.ndarray]:
+        """Vectors for distinct chunk texts, from the cache where possible."""
+        keys = {text_hash(t): t for t in texts}
+        found = self.cache.get(sorted(keys))
+        missing = sorted(k for k in keys if k not in found)
+        if missing:
+            vectors = self.model.encode([keys[k] for k in missing], batch_size=self.batch_size,
+                                        convert_to_numpy=True, show_progress_bar=False)
+            self.cache.put(missing, vectors)
+            found.update(zip(missing, np.asarray(vectors, dtype=np.float32)))
+        return found
+
+    def embed_texts(self, texts: list[str], config: TextConfig = TextConfig()) -> Embedded:
+        t0 = time.perf_counter()
+        hits0, misses0 = self.cache.hits, self.cache.misses
+        chunked = [self.chunk(t, config) for t in texts]
+        by_key = self.encode_chunks([c for ch in chunked for c in ch.chunks])
+        dim = self.model.get_embedding_dimension() if not by_key else len(next(iter(by_key.values())))
+        out = np.zeros((len(texts), dim), dtype=np.float32)
+        for i, ch in enumerate(chunked):
+            weights = np.asarray([max(n, 1) for n in ch.tokens], dtype=np.float32)
+            stack = np.stack([by_key[text_hash(c)] for c in ch.chunks])
+            pooled = (stack * weights[:, None]).sum(0) / weights.sum()
+            out[i] = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+        stats = {"dialogues": len(texts), "chunks": sum(len(c.chunks) for c in chunked),
+                 "cache_hits": self.cache.hits - hits0, "cache_misses": self.cache.misses - misses0,
+                 "embed_s": time.perf_counter() - t0}
+        return Embedded(out, [len(c.chunks) for c in chunked], [c.truncated_tokens for c in chunked], stats)
+
+    def embed_dialogues(self, turns: list[list[dict]], config: TextConfig = TextConfig()) -> Embedded:
+        return self.embed_texts([dialogue_text(t, config) for t in turns], config)

@@ -1,0 +1,115 @@
+"""A trained topic classifier on disk: ``config.json`` + ``labels.json`` + ``model.safetensors``.
+
+``config.json`` names the embedder and the content hash of its folder; a contrastive
+(``setfit``) model also carries its fine-tuned embedder in ``embedder/``. Loading never
+unpickles anything and checks every tensor's name and shape against the config, so a
+mismatched or truncated head is an error, not a random one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from builder.errors import ModelError
+from builder.records import TOPICS
+from classifiers.topic.mlp import MLPConfig, build_net, predict_proba
+from classifiers.topic.text import TextConfig
+
+FORMAT = "mmrc-topic-classifier"
+FORMAT_VERSION = 1
+BUNDLED_EMBEDDER = "embedder"
+
+
+@dataclass
+class TopicModel:
+    labels: list[str]
+    net: object  # torch.nn.Sequential
+    embedder: dict  # {"name", "hash", "files"?}
+    text: TextConfig = TextConfig()
+    mlp: MLPConfig = MLPConfig()
+    method: str = "mlp"
+    extra: dict = field(default_factory=dict)  # training summary, contrastive config, ...
+
+    # -- inference -----------------------------------------------------------
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        return predict_proba(self.net, x)
+
+    def topic_scores(self, probs: np.ndarray) -> np.ndarray:
+        """Probabilities laid out over all 14 topics (records.TOPICS order); untrained topics get 0."""
+        out = np.zeros((len(probs), len(TOPICS)), dtype=np.float32)
+        for j, label in enumerate(self.labels):
+            out[:, TOPICS.index(label)] = probs[:, j]
+        return out
+
+    # -- disk ----------------------------------------------------------------
+    def config(self) -> dict:
+        net_in = self.net[0].in_features
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "method": self.method,
+            "embedder": {k: v for k, v in self.embedder.items() if k in ("name", "hash", "files", "bundled")},
+            "text": asdict(self.text),
+            "head": {"in_dim": net_in, "hidden": self.mlp.hidden, "dropout": self.mlp.dropout,
+                     "n_classes": len(self.labels)},
+            "train": asdict(self.mlp),
+            **self.extra,
+        }
+
+    def save(self, folder: Path) -> None:
+        from safetensors.torch import save_file
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "config.json").write_text(json.dumps(self.config(), indent=2, sort_keys=True) + "\n")
+        (folder / "labels.json").write_text(json.dumps(self.labels, indent=2) + "\n")
+        state = {k: v.detach().contiguous() for k, v in self.net.state_dict().items()}
+        save_file(state, str(folder / "model.safetensors"), metadata={"format": FORMAT})
+
+    @classmethod
+    def load(cls, folder: Path) -> "TopicModel":
+        from safetensors import SafetensorError
+        from safetensors.torch import load_file
+
+        folder = Path(folder)
+        need = [n for n in ("config.json", "labels.json", "model.safetensors") if not (folder / n).is_file()]
+        if need:
+            raise ModelError(
+                f"{folder} is not a trained topic model (missing {', '.join(need)}); "
+                "train one with `mmrc-build classify train` and pass its folder to --model"
+            )
+        config = json.loads((folder / "config.json").read_text())
+        labels = json.loads((folder / "labels.json").read_text())
+        if config.get("format") != FORMAT or config.get("format_version") != FORMAT_VERSION:
+            raise ModelError(f"{folder}/config.json is not a {FORMAT} v{FORMAT_VERSION} config; retrain the model")
+        unknown = [t for t in labels if t not in TOPICS]
+        if unknown or len(labels) != config["head"]["n_classes"]:
+            raise ModelError(f"{folder}/labels.json does not match the config or holds unknown topics "
+                             f"{unknown}; retrain the model")
+        head = config["head"]
+        mlp = MLPConfig(**config["train"])
+        net = build_net(head["in_dim"], head["n_classes"], head["hidden"], head["dropout"])
+        try:
+            state = load_file(str(folder / "model.safetensors"))
+        except (SafetensorError, OSError) as exc:
+            raise ModelError(f"{folder}/model.safetensors cannot be read ({exc}); retrain the model") from exc
+        expected = {k: tuple(v.shape) for k, v in net.state_dict().items()}
+        found = {k: tuple(v.shape) for k, v in state.items()}
+        if expected != found:
+            raise ModelError(f"{folder}/model.safetensors holds {found}, the config expects {expected}; "
+                             "retrain the model")
+        net.load_state_dict(state)
+        net.eval()
+        extra = {k: v for k, v in config.items()
+                 if k not in ("format", "format_version", "method", "embedder", "text", "head", "train")}
+        return cls(labels, net, config["embedder"], TextConfig(**config["text"]), mlp, config["method"], extra)
+
+    def embedder_location(self, folder: Path) -> str:
+        """Where predict looks for the embedder unless --embedder overrides it."""
+        if self.embedder.get("bundled"):
+            return str(Path(folder) / BUNDLED_EMBEDDER)
+        return self.embedder["name"]

@@ -1,0 +1,113 @@
+"""The MLP head, its save/load, and the k-fold evaluation - on synthetic vectors (no embedder)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from builder.errors import ModelError, ValidationError
+from builder.records import TOPICS
+from classifiers.topic.evaluate import cross_validate, stratified_folds, wilson_interval
+from classifiers.topic.mlp import MLPConfig, fit_mlp, predict_proba
+from classifiers.topic.model import TopicModel
+
+LABELS = ["Travel", "Food", "Computer"]
+
+
+def blobs(n_per: int = 12, dim: int = 16, seed: int = 0):
+    """Three separable clusters, normalised like real embeddings."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(3, dim)) * 3
+    x = np.concatenate([c + rng.normal(size=(n_per, dim)) for c in centres]).astype(np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    return x, np.repeat(np.arange(3), n_per)
+
+
+def trained(seed: int = 0):
+    x, y = blobs()
+    net = fit_mlp(x, y, 3, MLPConfig(hidden=32, epochs=20, seed=seed))
+    return TopicModel(LABELS, net, {"name": "fake", "hash": "ab" * 32}, mlp=MLPConfig(hidden=32, epochs=20, seed=seed)), x
+
+
+def test_save_load_round_trip_gives_identical_probabilities(tmp_path):
+    model, x = trained()
+    model.save(tmp_path / "m")
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["config.json", "labels.json", "model.safetensors"]
+    loaded = TopicModel.load(tmp_path / "m")
+    assert loaded.labels == LABELS
+    assert loaded.embedder["hash"] == "ab" * 32
+    np.testing.assert_array_equal(model.predict_proba(x), loaded.predict_proba(x))
+
+
+def test_same_seed_same_weights_other_seed_differs():
+    (a, x), (b, _), (c, _) = trained(0), trained(0), trained(1)
+    np.testing.assert_array_equal(a.predict_proba(x), b.predict_proba(x))
+    assert not np.array_equal(a.predict_proba(x), c.predict_proba(x))
+
+
+def test_head_learns_separable_data():
+    model, x = trained()
+    _, y = blobs()
+    assert (model.predict_proba(x).argmax(1) == y).mean() == 1.0
+
+
+def test_topic_scores_are_laid_out_over_all_14_topics():
+    model, x = trained()
+    probs = model.predict_proba(x[:2])
+    scores = model.topic_scores(probs)
+    assert scores.shape == (2, 14)
+    assert scores[:, TOPICS.index("Food")].tolist() == probs[:, 1].tolist()
+    assert scores[:, TOPICS.index("Music")].tolist() == [0.0, 0.0]
+    np.testing.assert_allclose(scores.sum(1), 1.0, rtol=1e-5)
+
+
+def test_load_refuses_a_head_that_does_not_match_its_config(tmp_path):
+    model, _ = trained()
+    model.save(tmp_path / "m")
+    config = json.loads((tmp_path / "m" / "config.json").read_text())
+    config["head"]["hidden"] = 64
+    (tmp_path / "m" / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelError, match="retrain"):
+        TopicModel.load(tmp_path / "m")
+    (tmp_path / "m" / "model.safetensors").unlink()
+    with pytest.raises(ModelError, match="missing model.safetensors"):
+        TopicModel.load(tmp_path / "m")
+
+
+def test_stratified_folds_partition_and_spread_every_class():
+    y = np.array([0] * 10 + [1] * 6 + [2] * 3)
+    folds = stratified_folds(y, 3, seed=0)
+    assert sorted(np.concatenate(folds).tolist()) == list(range(len(y)))
+    for fold in folds:
+        assert set(y[fold]) == {0, 1, 2}
+    assert [f.tolist() for f in folds] == [f.tolist() for f in stratified_folds(y, 3, seed=0)]
+    with pytest.raises(ValidationError, match="folds"):
+        stratified_folds(y[:2], 3)
+
+
+def test_kfold_report_shape():
+    x, y = blobs(n_per=10)
+    cfg = MLPConfig(hidden=32, epochs=15)
+
+    def fit_predict(train, test):
+        return predict_proba(fit_mlp(x[train], y[train], 3, cfg), x[test])
+
+    report = cross_validate(y, LABELS, fit_predict, k=5, seed=0)
+    assert report["folds"] == 5 and report["n"] == 30 and len(report["per_fold"]) == 5
+    assert sum(f["n_test"] for f in report["per_fold"]) == 30
+    assert set(report["per_class"]) == set(LABELS)
+    assert all(set(row) == {"precision", "recall", "f1", "support"} for row in report["per_class"].values())
+    matrix = np.array(report["confusion"]["matrix"])
+    assert matrix.shape == (3, 3) and matrix.sum() == 30 and matrix.sum(1).tolist() == [10, 10, 10]
+    lo, hi = report["accuracy_ci95"]
+    assert lo <= report["accuracy"] <= hi
+    flo, fhi = report["macro_f1_ci95"]
+    assert flo <= report["macro_f1"] <= fhi
+    assert report["accuracy"] >= 0.9
+
+
+def test_wilson_interval_is_honest_about_70_items():
+    lo, hi = wilson_interval(67, 70)  # "95.7%" on MMRC's 70 test items
+    assert lo < 0.89 and hi > 0.98

@@ -1,0 +1,187 @@
+"""`mmrc-build classify train|predict|sample` end to end through the real CLI (all-MiniLM-L6-v2)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from conftest import dialogue, make_stage_folder
+
+from builder.cli import main
+from builder.io import read_ledger, scan_dialogues
+from builder.records import TOPICS
+
+MINILM = "all-MiniLM-L6-v2"
+CORPUS = {
+    "Food": ["How long do I boil an egg?", "Give me a recipe for tomato soup.", "Is sourdough bread healthy?",
+             "What spices go into a curry?"],
+    "Travel": ["Plan three days in Rome for me.", "Which documents do I need to fly to Japan?",
+               "Cheap hotels near the Eiffel Tower?", "Is the train from Oslo to Bergen scenic?"],
+    "Computer": ["My Python script raises a KeyError.", "How do I install Linux on my laptop?",
+                 "Explain what a CPU cache is.", "Why is my SQL query slow?"],
+}
+
+
+def corpus():
+    rows = []
+    for topic, questions in CORPUS.items():
+        for k, q in enumerate(questions):
+            rows.append(dialogue([("user", q), ("assistant", "Here is what I would suggest.")],
+                                 source_id=f"{topic}-{k}", topic=topic))
+    rows.append(dialogue([("user", "")], source_id="empty"))  # nothing to embed
+    return rows
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """One data folder + one trained model for the whole module (env set like conftest's)."""
+    root = tmp_path_factory.mktemp("classify")
+    home = tmp_path_factory.getbasetemp() / "home"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("MMRC_MODELS", os.environ.get("MMRC_TEST_MODELS", str(home / "models")))
+        rows = corpus()
+        make_stage_folder(root / "clean", [{**r, "topic": None} for r in rows], stage="clean")
+        labels = root / "labels.csv"
+        pl.DataFrame({"source_id": [r["source_id"] for r in rows if r.get("topic")],
+                      "topic": [r["topic"] for r in rows if r.get("topic")]}).write_csv(labels)
+        result = CliRunner().invoke(main, ["classify", "train", "--data", str(root / "clean"), "--labels",
+                                           str(labels), "-o", str(root / "model"), "--embedder", MINILM,
+                                           "--folds", "2", "--epochs", "30"])
+        assert result.exit_code == 0, result.output
+        yield root, result.output
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_every_classify_command_and_option_has_help():
+    import click
+
+    group = main.commands["classify"]
+    assert group.help
+    for name, cmd in group.commands.items():
+        assert cmd.help, name
+        assert invoke("classify", name, "--help").exit_code == 0
+        for param in cmd.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"classify {name} {param.name}"
+
+
+def test_train_reports_kfold_metrics_and_saves_json_and_safetensors(trained):
+    root, output = trained
+    assert "2-fold accuracy" in output and "macro-F1" in output and "confusion" in output
+    model = root / "model"
+    assert {p.name for p in model.iterdir()} == {"config.json", "labels.json", "model.safetensors",
+                                                 "report.json", "train_ids.json"}
+    config = json.loads((model / "config.json").read_text())
+    assert config["embedder"]["name"] == MINILM and len(config["embedder"]["hash"]) == 64
+    assert json.loads((model / "labels.json").read_text()) == ["Travel", "Food", "Computer"]
+    report = json.loads((model / "report.json").read_text())
+    assert report["n"] == 12 and report["labels"]["missing"] == 0
+    assert report["cv"]["mlp"]["accuracy"] >= 0.75
+
+
+def test_predict_adds_topics_ledger_donut_and_manifest_counts(trained):
+    root, _ = trained
+    out = root / "classified"
+    result = invoke("classify", "predict", root / "clean", "-o", out, "--model", root / "model")
+    assert result.exit_code == 0, result.output
+    df = scan_dialogues(out).collect()
+    by_source = dict(zip(df["source_id"], df["topic"]))
+    hits = sum(by_source[f"{t}-{k}"] == t for t in CORPUS for k in range(4))
+    assert hits >= 10
+    assert by_source["empty"] is None
+    assert df["topic_scores"].list.len().unique().to_list() == [14]
+    groups = dict(zip(df["topic"], df["topic_group"]))
+    assert groups.get("Food") == "daily_life" and groups.get("Computer") == "professional_knowledge"
+    ledger = read_ledger(out).filter(pl.col("stage") == "classify")
+    assert ledger.height == df.height
+    assert set(ledger["reason"]) == {"classified", "no_text"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sum(manifest["topics"]["counts"].values()) == df.height - 1
+    assert set(manifest["topics"]["counts"]) == set(TOPICS) and manifest["topics"]["unlabelled"] == 1
+    assert (out / "topics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert {m["name"] for m in manifest["models"]} == {MINILM, "topic-mlp"}
+    rerun = invoke("classify", "predict", root / "clean", "-o", out, "--model", root / "model")
+    assert rerun.exit_code == 0 and "up to date" in rerun.output
+    again = invoke("classify", "predict", root / "clean", "-o", root / "again", "--model", root / "model")
+    assert again.exit_code == 0, again.output
+    assert json.loads((root / "again" / "manifest.json").read_text())["output_hash"] == manifest["output_hash"]
+
+
+def test_training_twice_with_one_seed_gives_identical_weights(trained, tmp_path):
+    root, _ = trained
+    result = invoke("classify", "train", "--data", root / "clean", "--labels", root / "labels.csv",
+                    "-o", tmp_path / "m2", "--embedder", MINILM, "--folds", "2", "--epochs", "30")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "m2" / "model.safetensors").read_bytes() == (root / "model" / "model.safetensors").read_bytes()
+    exists = invoke("classify", "train", "--data", root / "clean", "--labels", root / "labels.csv",
+                    "-o", tmp_path / "m2", "--embedder", MINILM)
+    assert exists.exit_code == 4 and "--force" in exists.output
+
+
+def test_abstain_threshold_leaves_topic_empty_with_a_reason(trained):
+    root, _ = trained
+    out = root / "abstained"
+    result = invoke("classify", "predict", root / "clean", "-o", out, "--model", root / "model",
+                    "--abstain-below", "0.999")
+    assert result.exit_code == 0, result.output
+    df = scan_dialogues(out).collect()
+    ledger = read_ledger(out).filter(pl.col("stage") == "classify")
+    low = ledger.filter(pl.col("reason") == "low_confidence")
+    assert low.height > 0
+    abstained = df.filter(pl.col("dialogue_id").is_in(low["dialogue_id"].to_list()))
+    assert abstained["topic"].null_count() == abstained.height
+    assert abstained["topic_scores"].list.max().max() < 0.999  # scores kept: tag, don't drop
+    assert all(json.loads(d)["threshold"] == 0.999 for d in low["detail"])
+
+
+def test_predict_refuses_an_embedder_with_another_hash(trained, tmp_path):
+    root, _ = trained
+    model = tmp_path / "model"
+    model.mkdir()
+    for f in ("labels.json", "model.safetensors"):
+        (model / f).write_bytes((root / "model" / f).read_bytes())
+    config = json.loads((root / "model" / "config.json").read_text())
+    config["embedder"]["hash"] = "0" * 64
+    (model / "config.json").write_text(json.dumps(config))
+    result = invoke("classify", "predict", root / "clean", "-o", tmp_path / "out", "--model", model)
+    assert result.exit_code == 5
+    assert "is not the one" in result.output and "--embedder" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_topics_in_the_label_file_fail_in_one_line(trained, tmp_path):
+    root, _ = trained
+    labels = tmp_path / "bad.csv"
+    labels.write_text("source_id,topic\nFood-0,Cooking\n")
+    result = invoke("classify", "train", "--data", root / "clean", "--labels", labels, "-o", tmp_path / "m",
+                    "--embedder", MINILM)
+    assert result.exit_code == 6
+    assert "'Cooking'" in result.output and "Job Career" in result.output
+    assert not (tmp_path / "m").exists()
+
+
+def test_sample_proposes_csv_for_annotators_that_train_reads_back(trained, tmp_path):
+    root, _ = trained
+    by_model = tmp_path / "by_model.csv"
+    result = invoke("classify", "sample", "--data", root / "clean", "-o", by_model, "--model", root / "model",
+                    "--per-topic", "2")
+    assert result.exit_code == 0, result.output
+    df = pl.read_csv(by_model, infer_schema=False)
+    assert df.columns == ["dialogue_id", "source", "source_id", "proposed_topic", "score", "cluster",
+                          "distance", "preview", "topic"]
+    assert df.height == 6 and df["dialogue_id"].n_unique() == 6
+    assert df.group_by("proposed_topic").len()["len"].to_list() == [2, 2, 2]
+    by_cluster = tmp_path / "clusters.csv"
+    result = invoke("classify", "sample", "--data", root / "clean", "-o", by_cluster, "--embedder", MINILM,
+                    "--clusters", "3", "--per-topic", "1", "--exclude", by_model)
+    assert result.exit_code == 0, result.output
+    clusters = pl.read_csv(by_cluster, infer_schema=False)
+    assert clusters.height == 3 and not set(clusters["dialogue_id"]) & set(df["dialogue_id"])
