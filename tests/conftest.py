@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io as _io
-import json
 from pathlib import Path
 
 import pytest

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import polars as pl
 
-from builder.records import TOPIC_GROUPS
 
 GROUP_COLOURS = {"daily_life": "Blues", "professional_knowledge": "Oranges"}
 PNG_META = {"Software": None}  # no version string: the bytes depend only on the data
@@ -46,30 +45,7 @@ def turn_length_histogram(turns: pl.DataFrame, path: Path) -> Path:
 
 
 def topic_donut(topics: dict[str, int], path: Path) -> Path:
-    """Dialogues per topic, daily-life topics in blues, professional ones in oranges."""
-    plt = _pyplot()
-    labels, sizes, colours = [], [], []
-    for group, names in TOPIC_GROUPS.items():
-        cmap = plt.get_cmap(GROUP_COLOURS[group])
-        for i, name in enumerate(names):
-            if topics.get(name):
-                labels.append(f"{name} ({topics[name]})")
-                sizes.append(topics[name])
-                colours.append(cmap(0.35 + 0.6 * i / max(len(names) - 1, 1)))
-    unknown = sum(n for t, n in topics.items() if not any(t in ns for ns in TOPIC_GROUPS.values()))
-    if unknown:
-        labels.append(f"other ({unknown})")
-        sizes.append(unknown)
-        colours.append("#bbbbbb")
-    fig, ax = plt.subplots(figsize=(5.5, 4), dpi=100)
-    if sizes:
-        ax.pie(sizes, labels=labels, colors=colours, startangle=90, counterclock=False,
-               wedgeprops={"width": 0.4, "edgecolor": "white"}, textprops={"fontsize": 7})
-    else:
-        ax.text(0.5, 0.5, "no topics (classify stage not run)", ha="center", va="center")
-        ax.axis("off")
-    ax.set_title("Topics")
-    fig.tight_layout()
-    fig.savefig(path, format="png", metadata=PNG_META)
-    plt.close(fig)
-    return path
+    """The MMRC donut (groups inside, 14 topics outside, in %): the classify stage's figure."""
+    from builder.classify.donut import topic_donut as draw
+
+    return draw({t: n for t, n in topics.items() if t}, path, title="Topics")

@@ -169,7 +169,6 @@ class DetoxifyScorer:
              device: str = "cpu", quantize: bool = False, batch_size: int = 32, max_length: int = 512,
              allow_download: bool = True) -> "DetoxifyScorer":
         require("detoxify", "detoxify")
-        import torch
         from detoxify.detoxify import get_model_and_tokenizer
 
         if quantize and device != "cpu":

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from builder.cli import main
 from builder.images import ImageStore
 from conftest import shared_data
-from rawlogs import EXPECTED_DROPPED, EXPECTED_KEPT_SOURCE_IDS, EXPECTED_QUARANTINE, build
+from rawlogs import EXPECTED_KEPT_SOURCE_IDS, build
 
 
 def ingest(raw: Path, out: Path, *args: str):

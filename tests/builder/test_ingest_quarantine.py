@@ -84,7 +84,7 @@ def test_unknown_format_file(tmp_path):
 def test_exclude_and_ignore_file(tmp_path):
     raw = build(tmp_path / "raw")
     (raw / ".mmrcignore").write_text("# not logs\nsharegpt/*\n")
-    result = run(raw, tmp_path / "out", "--exclude", "chat_export/*")
+    run(raw, tmp_path / "out", "--exclude", "chat_export/*")
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     skipped = {s["file"] for s in manifest["skipped_files"]}
     assert skipped == {"sharegpt/share.json", "chat_export/conv-0.json", "chat_export/conv-1.json"}
