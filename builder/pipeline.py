@@ -11,9 +11,9 @@ Makefile's commands written down once::
     [clean]
     toxicity-backend = "lexicon"
 
-    [classify]           # `labels` set: train the model first when it does not exist
+    [classify]           # `seed` (or `labels`) set: train the model first when it does not exist
     model = "work/topic-model"
-    labels = "raw/sample/labels/topics.csv"
+    seed = "raw/seed"    # labelled dialogues (inline `topic`), ingested to work/seed
 
 Steps run through the real CLI, so options are validated exactly as on the command line.
 """
@@ -29,7 +29,7 @@ from builder.errors import ConfigError
 
 ORDER = ("ingest", "clean", "classify", "swap", "questions", "release", "publish")
 # section keys consumed by the planner itself rather than passed through as options
-OWN_KEYS = {"classify": {"labels", "train"}, "questions": {"file"}}
+OWN_KEYS = {"classify": {"labels", "seed", "train"}, "questions": {"file"}}
 
 
 @dataclass
@@ -92,11 +92,17 @@ def plan(config: dict) -> list[Step]:
             steps.append(Step(name, [name, str(_need(previous, name)), "-o", str(folders[name]), *opts]))
         elif name == "classify":
             model = section.get("model") or str(work / "topic-model")
-            if section.get("labels"):
+            train_opts = options(section.get("train") or {})
+            if section.get("seed"):  # a raw folder of labelled dialogues (inline `topic`), kept out of the release
+                seed_dir = work / "seed"
+                steps.append(Step("ingest-seed", ["ingest", str(section["seed"]), "-o", str(seed_dir)]))
+                steps.append(Step("classify-train", ["classify", "train", "--data", str(seed_dir), "-o", model,
+                                                     *train_opts], Path(model) / "config.json"))
+            elif section.get("labels"):
                 # the seed labels cover every ingested dialogue, including ones clean drops
                 seed = folders["ingest"] if "ingest" in stages else _need(previous, name)
-                train = ["classify", "train", "--data", str(seed), "--labels",
-                         str(section["labels"]), "-o", model, *options(section.get("train") or {})]
+                train = ["classify", "train", "--data", str(seed), "--labels", str(section["labels"]),
+                         "-o", model, *train_opts]
                 steps.append(Step("classify-train", train, Path(model) / "config.json"))
             opts = options({k: v for k, v in section.items() if k != "model"}, OWN_KEYS["classify"])
             steps.append(Step(name, ["classify", "predict", str(_need(previous, name)), "-o",
