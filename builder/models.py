@@ -14,7 +14,6 @@ Layout of ``$MMRC_MODELS`` (default ``~/.cache/mmrc-build/models``)::
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -60,21 +59,26 @@ def resolve_embedder(name_or_path: str) -> Path:
     )
 
 
+FINGERPRINT_SUFFIXES = (".safetensors", ".json", ".txt", ".model", ".ckpt")
+_FINGERPRINTS: dict[tuple, dict[str, str]] = {}
+
+
 def folder_fingerprint(folder: Path) -> dict[str, str]:
-    """sha256 of every weight/config file in a model folder, for manifests."""
-    out = {}
-    for p in sorted(Path(folder).rglob("*")):
-        if p.is_file() and p.suffix in (".safetensors", ".json", ".txt", ".model", ".ckpt"):
-            out[p.relative_to(folder).as_posix()] = _sha256(p)
-    return out
+    """sha256 of every weight/config file in a model folder, for manifests and model hashes.
 
+    Memoised per process on (path, size, mtime) of every file: several stages ask about the
+    same 420 MB embedder, and a file that changes gets a new stamp and is hashed again.
+    """
+    folder = Path(folder)
+    files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
+    stamp = (str(folder.resolve()),
+             tuple((p.relative_to(folder).as_posix(), p.stat().st_size, p.stat().st_mtime_ns) for p in files))
+    if stamp not in _FINGERPRINTS:
+        from builder.io import sha256_file
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
+        _FINGERPRINTS[stamp] = {p.relative_to(folder).as_posix(): sha256_file(p)
+                                for p in files if p.suffix in FINGERPRINT_SUFFIXES}
+    return dict(_FINGERPRINTS[stamp])
 
 
 def _minilm_package_dir() -> Path | None:

@@ -8,12 +8,12 @@ The token comes from ``HF_TOKEN`` and is never printed.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from builder.errors import ConfigError, InputError, OutputExistsError, ValidationError
+from builder.io import sha256_file
 from builder.release import gitrepo, layout
 
 REPO_TYPE = "dataset"
@@ -50,16 +50,8 @@ def release_files(folder: Path) -> tuple[str, list[LocalFile]]:
     for line in gitrepo.git(folder, "ls-tree", "-r", "-l", tag).splitlines():
         meta, path = line.split("\t", 1)
         _, _, oid, size = meta.split()
-        files.append(LocalFile(path, int(size), oid, _sha256(folder / path)))
+        files.append(LocalFile(path, int(size), oid, sha256_file(folder / path)))
     return tag, files
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def token() -> str:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
 
 from builder.errors import ModelError, require
+from builder.io import sha256_json
 from builder.models import SPACY_PACKAGE, folder_fingerprint, resolve_embedder
 
 
@@ -36,13 +35,11 @@ class Embedder:
 
     @functools.cached_property
     def fingerprint(self) -> dict[str, str]:
-        files = sorted((p.relative_to(self.path).as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
-                       for p in Path(self.path).rglob("*") if p.is_file())
-        return dict(_fingerprint(str(self.path), tuple(files)))
+        return folder_fingerprint(self.path)
 
     @functools.cached_property
     def hash(self) -> str:
-        return hashlib.sha256(json.dumps(self.fingerprint, sort_keys=True).encode()).hexdigest()
+        return sha256_json(self.fingerprint)
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         if not texts:
@@ -54,12 +51,6 @@ class Embedder:
 
     def describe(self) -> dict:
         return {"name": self.name, "version": Path(self.path).name, "files": self.fingerprint}
-
-
-@functools.lru_cache(maxsize=8)
-def _fingerprint(path: str, files: tuple) -> tuple:
-    """Hashing ~90-420 MB of weights once per process (``files`` keys on sizes + mtimes)."""
-    return tuple(folder_fingerprint(Path(path)).items())
 
 
 @functools.lru_cache(maxsize=2)

@@ -20,21 +20,8 @@ from builder.models import folder_fingerprint, resolve_embedder
 from classifiers.topic.cache import EmbeddingCache, default_cache_dir, text_hash
 from classifiers.topic.text import Chunked, TextConfig, chunk_text, dialogue_text
 
-_FINGERPRINTS: dict[tuple, dict[str, str]] = {}
-
-
-def fingerprint(folder: Path) -> dict[str, str]:
-    """folder_fingerprint, memoised per process on (path, sizes, mtimes): MPNet is 420 MB."""
-    folder = Path(folder).resolve()
-    stamp = tuple(sorted((p.as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
-                         for p in folder.rglob("*") if p.is_file()))
-    if stamp not in _FINGERPRINTS:
-        _FINGERPRINTS[stamp] = folder_fingerprint(folder)
-    return _FINGERPRINTS[stamp]
-
-
 def embedder_hash(folder: Path) -> str:
-    return sha256_json(fingerprint(folder))
+    return sha256_json(folder_fingerprint(folder))
 
 
 @dataclass
@@ -53,7 +40,7 @@ class Embedder:
         self.path = resolve_embedder(name_or_path)
         given = Path(name_or_path).expanduser()
         self.name = self.path.name if given.is_dir() else name_or_path
-        self.files = fingerprint(self.path)
+        self.files = folder_fingerprint(self.path)
         self.hash = sha256_json(self.files)
         self.device = device
         self.batch_size = batch_size

@@ -14,13 +14,13 @@ the fixes.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from builder.errors import ConfigError, ModelError, require
-from builder.models import models_dir
+from builder.io import sha256_file
+from builder.models import folder_fingerprint, models_dir
 from classifiers.toxicity.cache import ScoreCache
 
 # Detoxify's own renames, applied to the class names stored in checkpoints.
@@ -143,14 +143,6 @@ def _arch_args(loaded: dict) -> dict:
         raise ModelError("Detoxify checkpoint has no config.arch.args (model_type, model_name, ...)") from exc
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 22):
-            h.update(block)
-    return h.hexdigest()
-
-
 class DetoxifyScorer:
     """Batched, length-sorted, chunked (max over windows), cached Detoxify scoring."""
 
@@ -192,7 +184,7 @@ class DetoxifyScorer:
             model = _quantize_int8(model)
         return cls(model, tokenizer, labels, source, device=device, quantized=quantize, batch_size=batch_size,
                    max_length=min(max_length, getattr(tokenizer, "model_max_length", max_length) or max_length),
-                   checkpoint_sha256=_sha256(source.checkpoint))
+                   checkpoint_sha256=sha256_file(source.checkpoint))
 
     def describe(self) -> dict:
         return {
@@ -202,7 +194,7 @@ class DetoxifyScorer:
             "int8": self.quantized,
             "max_length": self.max_length,
             "files": {self.source.checkpoint.name: self.checkpoint_sha256,
-                      **{f"{self.source.hf_dir.name}/{k}": v for k, v in _folder_hashes(self.source.hf_dir).items()}},
+                      **{f"{self.source.hf_dir.name}/{k}": v for k, v in folder_fingerprint(self.source.hf_dir).items()}},
         }
 
     # -- scoring -------------------------------------------------------------
@@ -273,12 +265,6 @@ def _quantize_int8(model):
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", UserWarning)
         return torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
-
-
-def _folder_hashes(folder: Path) -> dict[str, str]:
-    from builder.models import folder_fingerprint
-
-    return folder_fingerprint(folder)
 
 
 def _detoxify_version() -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from builder.errors import ConfigError, ModelError, require
 from builder.images import ImageInfo, inspect_image
+from builder.io import sha256_json
 from builder.models import folder_fingerprint
 from builder.swap.sources import Match, Query
 
@@ -41,7 +42,7 @@ class TextToImage:
                    max_pixels=config.max_image_pixels, max_bytes=config.max_image_bytes)
 
     def fingerprint(self) -> str:
-        return hashlib.sha256(repr(sorted(folder_fingerprint(self.model).items())).encode()).hexdigest()
+        return sha256_json(folder_fingerprint(self.model))
 
     def setup(self, device: str, embedder) -> None:
         diffusers = require("diffusers", "diffusers")
