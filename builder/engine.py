@@ -16,7 +16,6 @@ a crash only processes what is missing and produces the same bytes.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,9 +95,9 @@ def run_stage(
         "input_hash": in_manifest.get("output_hash"),
     }
     out = io.OutputFolder(output_dir, state, force=force)
-    if not force and out.up_to_date():
+    if (finished := out.finished_manifest()) is not None:
         log(f"{stage.name}: {output_dir} is up to date")
-        return json.loads((output_dir / io.MANIFEST).read_text())
+        return finished
     out.open()
     started = time.perf_counter()
     in_store, out_store = ImageStore(input_dir), ImageStore(out.partial)
@@ -144,7 +143,7 @@ def run_stage(
         "writes": list(stage.writes),
         "config": config,
         "input": {"path": str(input_dir), "content_hash": state["input_hash"], "stage": in_manifest.get("stage")},
-        "models": stage.models() if resolved is not None or hasattr(stage, "models") else [],
+        "models": stage.models(),
         "device": resolved,
         "rows": io.ledger_counts(ledger, stage.name),
         "stats": stats,

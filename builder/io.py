@@ -151,15 +151,16 @@ class OutputFolder:
         self.force = force
 
     # -- lifecycle ---------------------------------------------------------
-    def up_to_date(self) -> bool:
-        """True when the target is finished and was made from this exact state."""
-        if not (self.target / SUCCESS).exists():
-            return False
+    def finished_manifest(self) -> dict | None:
+        """The target's manifest when it is finished, made from this exact state and no
+        --force was asked for; None when the stage has to run."""
+        if self.force or not (self.target / SUCCESS).exists():
+            return None
         try:
             manifest = json.loads((self.target / MANIFEST).read_text())
         except (OSError, json.JSONDecodeError):
-            return False
-        return manifest.get("state_hash") == sha256_json(self.state)
+            return None
+        return manifest if manifest.get("state_hash") == sha256_json(self.state) else None
 
     def open(self) -> "OutputFolder":
         if self.target.exists() and not self.force:

@@ -16,7 +16,6 @@ import dataclasses
 import fnmatch
 import hashlib
 import hmac
-import json
 import multiprocessing
 import os
 import shutil
@@ -55,9 +54,9 @@ def run_ingest(raw_dir: Path, out_dir: Path, config: IngestConfig = IngestConfig
              "exclude": list(patterns), "input_hash": _raw_hash(raw_dir, files),
              "salt": hmac.new(salt, b"mmrc-salt-fingerprint", "sha256").hexdigest() if salt else None}
     out = io.OutputFolder(out_dir, state, force=force)
-    if not force and out.up_to_date():
+    if (finished := out.finished_manifest()) is not None:
         log(f"ingest: {out_dir} is up to date")
-        return json.loads((out_dir / io.MANIFEST).read_text())
+        return finished
     out.open()
     t0 = time.perf_counter()
     work = out.path("_work")
