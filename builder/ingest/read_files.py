@@ -17,7 +17,7 @@ from builder.images import ImageStore
 from builder.ingest import dedup
 from builder.ingest.config import IngestConfig
 from builder.ingest.normalise import normalise, turn_count, user_text
-from builder.ingest.readers import detect_file, iter_file
+from builder.ingest.readers import iter_file, resolve_format
 from builder.ingest.records import Quarantined, RecordError
 from builder.ingest.resolve import ImageResolver
 from builder.records import dialogues_frame
@@ -47,9 +47,9 @@ def ingest_file(idx: int, path: Path, raw_dir: Path, work: Path, config: IngestC
         stale.unlink()  # a crash mid-file: redo the whole file
     resolver = _resolver(raw_dir, work, config, run_token)
     perms = dedup.permutations(config.minhash_perms)
-    fmt = config.format if config.format != "auto" else (detect_file(path) or "unknown")
+    name = resolve_format(path, config.format)  # detected once: a .json file is parsed whole
     rows, quarantined, chunk, records = [], [], 0, 0
-    for rec_idx, item in enumerate(iter_file(path, config.format)):
+    for rec_idx, item in enumerate(iter_file(path, name)):
         records += 1
         if isinstance(item, Quarantined):
             quarantined.append(qrow(rel, item.locator, item.source_id, item.reason, item.message, item.excerpt))
@@ -76,7 +76,7 @@ def ingest_file(idx: int, path: Path, raw_dir: Path, work: Path, config: IngestC
         _spill(rows, work / "rows" / f"f{idx:06d}-{chunk:05d}.parquet")
     io.write_parquet_atomic(pl.DataFrame(quarantined, schema=Q_SCHEMA, orient="row"),
                             work / "quarantine" / f"f{idx:06d}.parquet")
-    return {"file": rel, "format": fmt, "records": records, "quarantined": len(quarantined)}
+    return {"file": rel, "format": name or "unknown", "records": records, "quarantined": len(quarantined)}
 
 
 def _spill(rows: list[dict], path: Path) -> None:

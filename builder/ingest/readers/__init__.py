@@ -80,9 +80,14 @@ def detect_file(path: Path) -> str | None:
     return None
 
 
-def iter_file(path: Path, fmt: str = "auto") -> Iterator[RawDialogue | Quarantined]:
-    """Every dialogue (or quarantine) in one log file, in file order."""
-    name = detect_file(path) if fmt == "auto" else fmt
+def resolve_format(path: Path, fmt: str = "auto") -> str | None:
+    """The reader name for a file: the forced one, or the detected one (None: no match)."""
+    return detect_file(path) if fmt == "auto" else fmt
+
+
+def iter_file(path: Path, name: str | None) -> Iterator[RawDialogue | Quarantined]:
+    """Every dialogue (or quarantine) in one log file, in file order, read as format ``name``
+    (from :func:`resolve_format`; None quarantines every record as ``unknown_format``)."""
     module = reader(name) if name else None
     for locator, obj in _records(path):
         if isinstance(obj, Quarantined):
