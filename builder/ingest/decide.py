@@ -45,9 +45,9 @@ def decide(work: Path, config: IngestConfig) -> tuple[pl.DataFrame, pl.DataFrame
     dup_of = dedup.near_duplicates(sigs, config.near_dup_threshold) if config.near_dup_threshold < 1.0 else {}
     ids = meta["dialogue_id"].to_list()
     near_rows = []
-    for j, i in sorted(dup_of.items()):
+    for j, (i, similarity) in sorted(dup_of.items()):
         detail = json.loads(meta["_detail"][j])
-        detail.update({"near_duplicate_of": ids[i], "similarity": round(float(np.mean(sigs[i] == sigs[j])), 4)})
+        detail.update({"near_duplicate_of": ids[i], "similarity": round(similarity, 4)})
         near_rows.append({"dialogue_id": ids[j], "stage": STAGE, "decision": "dropped",
                           "reason": "duplicate_near", "detail": detail})
     ledgers.append(ledger_frame(near_rows))

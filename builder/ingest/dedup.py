@@ -85,8 +85,8 @@ def choose_bands(perms: int, threshold: float) -> tuple[int, int]:
     return best
 
 
-def near_duplicates(sigs: np.ndarray, threshold: float, max_compare: int = 64) -> dict[int, int]:
-    """Map row j -> an earlier kept row i it near-duplicates (estimated Jaccard >= threshold).
+def near_duplicates(sigs: np.ndarray, threshold: float, max_compare: int = 64) -> dict[int, tuple[int, float]]:
+    """Map row j -> (an earlier kept row i it near-duplicates, their estimated Jaccard >= threshold).
 
     ``sigs`` is an (n, perms) uint32 matrix in the order that decides who is kept (the
     earlier row wins). Memory is the matrix plus one hash column per band: no per-row
@@ -114,8 +114,8 @@ def near_duplicates(sigs: np.ndarray, threshold: float, max_compare: int = 64) -
         return {}
     cand = np.array(sorted(pairs, key=lambda p: (p[1], p[0])), dtype=np.int64)
     sims = (sigs[cand[:, 0]] == sigs[cand[:, 1]]).mean(axis=1)
-    dup_of: dict[int, int] = {}
+    dup_of: dict[int, tuple[int, float]] = {}
     for (i, j), sim in zip(cand.tolist(), sims.tolist()):
         if sim >= threshold and j not in dup_of and i not in dup_of:
-            dup_of[j] = i
+            dup_of[j] = (i, sim)
     return dup_of
