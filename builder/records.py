@@ -7,6 +7,7 @@ added in one place is added everywhere.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import unicodedata
@@ -159,14 +160,9 @@ def dialogues_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     return pl.from_arrow(table)
 
 
-_ARROW_SCHEMA = None
-
-
+@functools.cache
 def _arrow_schema():
-    global _ARROW_SCHEMA
-    if _ARROW_SCHEMA is None:
-        _ARROW_SCHEMA = empty_dialogues().to_arrow().schema
-    return _ARROW_SCHEMA
+    return empty_dialogues().to_arrow().schema
 
 
 def conform(df: pl.DataFrame) -> pl.DataFrame:
