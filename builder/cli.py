@@ -14,7 +14,7 @@ from builder import __version__
 from builder.errors import MMRCError
 
 # Order is the order of `mmrc-build --help`; the pipeline order.
-COMMAND_MODULES = ["models", "ingest", "clean", "classify", "questions", "swap", "release", "publish", "run"]
+COMMAND_MODULES = ["models", "ingest", "clean", "classify", "questions", "swap", "release", "publish", "eval", "run"]
 
 
 class MMRCGroup(click.Group):
@@ -37,7 +37,7 @@ def main():
     """Turn raw multimodal chat logs into a released, versioned MMRC-style benchmark.
 
     Stages run in order, each reading the previous stage's folder:
-    ingest -> clean -> classify -> swap -> (questions import) -> release -> publish.
+    ingest -> clean -> classify -> swap -> (questions import) -> release -> publish; eval evaluates models on a release.
     `run CONFIG` chains them from one TOML file.
     """
 

@@ -60,3 +60,15 @@ def require(module: str, pip_name: str | None = None):
             f"{module} is not installed ({exc}); install it with `pip install {pip_name or module}` "
             "or run `make setup`"
         ) from exc
+
+
+class IncompleteError(MMRCError):
+    """The run finished but some work failed in a way a rerun retries (e.g. a server error)."""
+
+    exit_code = 8
+
+
+class BusyError(MMRCError):
+    """Another process holds the lock on the output folder."""
+
+    exit_code = 9

@@ -1,0 +1,172 @@
+"""`mmrc-build eval run|report|smoke-model`: evaluate models on a release (options -> functions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+_dir = click.Path(path_type=Path, file_okay=False)
+
+ROLES = {
+    "": "the evaluated model",
+    "judge-": "the judge",
+    "notetaker-": "the notetaker (Note-taking, --notes)",
+}
+
+
+def _backend_options(prefix: str, fn):
+    """--[prefix]backend, --[prefix]model, ... for one role (model, judge or notetaker)."""
+    who = ROLES[prefix]
+    opts = [
+        click.option(f"--{prefix}backend", f"{prefix.replace('-', '_')}backend", default=None if prefix else
+                     "transformers", show_default=not prefix,
+                     help=f"Backend of {who}: transformers or openai" + (", or none" if prefix == "judge-" else "")
+                     + "."),
+        click.option(f"--{prefix}model", f"{prefix.replace('-', '_')}model", default=None,
+                     help=f"Model of {who}: a folder or Hub id (transformers, safetensors only) or the served "
+                          "model name (openai)."),
+        click.option(f"--{prefix}base-url", f"{prefix.replace('-', '_')}base_url", default=None,
+                     help=f"OpenAI-compatible base URL of {who}, e.g. http://127.0.0.1:8000/v1."),
+        click.option(f"--{prefix}api-key-env", f"{prefix.replace('-', '_')}api_key_env", default="OPENAI_API_KEY",
+                     show_default=True, help=f"Environment variable holding the API key of {who} (never logged)."),
+    ]
+    for opt in reversed(opts):
+        fn = opt(fn)
+    return fn
+
+
+def _spec(backend, model, base_url, api_key_env, shared: dict):
+    from builder.eval.backends import BackendSpec
+
+    return BackendSpec(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env, **shared)
+
+
+@click.group("eval")
+def command():
+    """Evaluate multimodal models on a release: predict, Note-taking, judge, score, report."""
+
+
+def _run_options(fn):
+    for prefix in ("notetaker-", "judge-", ""):
+        fn = _backend_options(prefix, fn)
+    return fn
+
+
+@command.command("run")
+@click.argument("release")
+@click.option("--revision", default=None, help="Tag or commit of the release to evaluate (e.g. v0.1.0); default: "
+                                               "the checked-out tag of a local folder, main on the Hub.")
+@_run_options
+@click.option("--judge", "judge_mode", type=click.Choice(["auto", "none"]), default="auto", show_default=True,
+              help="none: no judge; judge means and RP are reported as not computed.")
+@click.option("--notes", is_flag=True, help="Note-taking (MMRC §5): a notetaker keeps JSON notes put before "
+                                            "each question.")
+@click.option("--device", default="auto", show_default=True, help="transformers: auto, cpu, cuda or cuda:N.")
+@click.option("--dtype", default="auto", show_default=True, help="transformers: auto, float32, bfloat16, float16.")
+@click.option("--batch-size", default=8, show_default=True, help="transformers: questions per generate call.")
+@click.option("--prefix-cache", type=click.Choice(["auto", "off"]), default="auto", show_default=True,
+              help="transformers: encode a dialogue's history once for all its questions.")
+@click.option("--concurrency", default=8, show_default=True, help="openai: requests in flight.")
+@click.option("--timeout", default=120.0, show_default=True, help="openai: seconds per request.")
+@click.option("--max-retries", default=5, show_default=True, help="openai: retries on 429/5xx/timeouts.")
+@click.option("--max-new-tokens", default=256, show_default=True, help="Greedy answer length limit (MMRC App. G).")
+@click.option("--context-length", type=int, default=None,
+              help="Context window of the evaluated model when its config does not say (or to lower it).")
+@click.option("--overflow", type=click.Choice(["record", "truncate-history"]), default="record", show_default=True,
+              help="A prompt that does not fit: record it as context_overflow, or drop the oldest exchanges.")
+@click.option("--extract", type=click.Choice(["parser", "judge"]), default="parser", show_default=True,
+              help="Who lists an answer's items (EP) and image numbers (IMP).")
+@click.option("--configs", default="default,modality_swap", show_default=True,
+              help="Release configs to evaluate (comma-separated).")
+@click.option("--limit", type=int, default=None, help="Only the first N original dialogues (by id) and their "
+                                                       "variants.")
+@click.option("--predict-only", is_flag=True, help="Stop after the predict phase (answers cached).")
+@click.option("--rejudge", is_flag=True, help="Ask the judge again instead of reusing cached verdicts.")
+@click.option("--name", default=None, help="Output folder name for this model (default: from --model).")
+@click.option("--cache", "cache_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Cache file (default: OUT/cache.sqlite), shared by runs and models.")
+@click.option("-o", "--output", "out_root", type=_dir, default=Path("evals"), show_default=True,
+              help="Root folder: results go to OUT/<release>-<tag>/<model>/.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def run(release, revision, backend, model, base_url, api_key_env, judge_backend, judge_model, judge_base_url,
+        judge_api_key_env, notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env,
+        judge_mode, notes, device, dtype, batch_size, prefix_cache, concurrency, timeout, max_retries,
+        max_new_tokens, context_length, overflow, extract, configs, limit, predict_only, rejudge, name,
+        cache_path, out_root, quiet):
+    """Evaluate --model on RELEASE (a release folder or a Hub repo id): golden history + question,
+    greedy answers, judge, EP/IMP/RP, results.json and samples.jsonl under OUT."""
+    from builder.errors import ConfigError
+    from builder.eval.run import EvalConfig, run_eval
+
+    if not model:
+        raise ConfigError("--model is required: a folder or Hub id (transformers) or a served model name (openai)")
+    shared = dict(device=device, dtype=dtype, batch_size=batch_size, prefix_cache=prefix_cache,
+                  concurrency=concurrency, timeout_s=timeout, max_retries=max_retries)
+    model_spec = _spec(backend, model, base_url, api_key_env,
+                       {**shared, "context_length": context_length, "overflow": overflow})
+    judge_spec = None
+    if judge_mode == "none" or judge_backend == "none":
+        if judge_model:
+            raise ConfigError("--judge none and --judge-model contradict each other; drop one")
+    elif not (judge_backend and judge_model):
+        raise ConfigError("give the judge with --judge-backend NAME --judge-model MODEL (MMRC used gpt-4o), or "
+                          "pass --judge none to compute only what needs no judge")
+    else:
+        judge_spec = _spec(judge_backend, judge_model, judge_base_url, judge_api_key_env, shared)
+    note_spec = None
+    if notes:
+        if not (notetaker_backend and notetaker_model):
+            raise ConfigError("--notes needs --notetaker-backend NAME --notetaker-model MODEL")
+        note_spec = _spec(notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env, shared)
+    config = EvalConfig(max_new_tokens=max_new_tokens, configs=tuple(c.strip() for c in configs.split(",") if c),
+                        notes=notes, extract=extract, limit=limit, predict_only=predict_only, rejudge=rejudge,
+                        name=name)
+    doc = run_eval(release, revision, model_spec, out_root, config, judge=judge_spec, notetaker=note_spec,
+                   cache_path=cache_path, quiet=quiet, log=lambda m: click.echo(m, err=True))
+    _summary(doc)
+
+
+def _summary(doc: dict) -> None:
+    from builder.records import ABILITIES
+
+    if doc.get("warning"):
+        click.echo(f"WARNING: {doc['warning']}")
+    overall = doc["overall"]
+    label = "judge score 0-5" if overall["metric"] == "judge_all" else "rule-scored mcq/tf accuracy (no judge)"
+    click.echo(f"{doc['path']}: {doc['questions']} questions on {doc['dialogues']} dialogues; "
+               f"overall {label}: {_num(overall['mean'])}")
+    key = overall["metric"]
+    click.echo("  " + "  ".join(f"{a} {_num((doc['abilities'][a][key] or {}).get('mean'))}" for a in ABILITIES))
+    obj = doc["objective"]
+    click.echo(f"  EP {_num(obj['ep']['mean'])}  IMP {_num(obj['imp']['mean'])}  "
+               f"RP {_num((obj.get('rp') or {}).get('mean'))}  mcq {_num(obj['mcq_accuracy']['mean'])}  "
+               f"tf {_num(obj['tf_accuracy']['mean'])}  statuses {doc['statuses']['prediction']}")
+
+
+def _num(value) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+@command.command("report")
+@click.argument("root", type=_dir, default=Path("evals"))
+def report(root):
+    """Leaderboard (leaderboard.md), radar.png and length.png over every model evaluated under ROOT."""
+    from builder.eval.report import write_report
+
+    result = write_report(root)
+    click.echo(f"{result['leaderboard']}: " + ", ".join(f"{r} ({n} model(s))" for r, n in result["releases"].items()))
+
+
+@command.command("smoke-model")
+@click.argument("folder", type=_dir)
+@click.option("--seed", default=0, show_default=True, help="Weight seed.")
+@click.option("--hidden", default=64, show_default=True, help="Text model width (64: ~150k parameters).")
+@click.option("--layers", default=2, show_default=True, help="Text model layers.")
+def smoke_model(folder, seed, hidden, layers):
+    """Build a tiny random-weight LLaVA-style model in FOLDER for smoke runs and tests: real
+    transformers code paths, scores that mean nothing."""
+    from builder.eval.smoke_model import SMOKE_NOTE, build_smoke_model
+
+    build_smoke_model(folder, seed=seed, hidden=hidden, layers=layers)
+    click.echo(f"{folder}: {SMOKE_NOTE}")

@@ -1,0 +1,127 @@
+"""Model backends behind one registry: ``transformers`` (in process) and ``openai`` (any
+OpenAI-compatible server: vLLM, SGLang, llama.cpp, TGI, hosted APIs).
+
+A backend takes *groups* of requests: the requests of a group share their first
+``prefix_len`` messages (a dialogue's golden history), so a backend can encode that prefix
+once (transformers) or send the group so that the server's prefix cache is warm (openai).
+Replies go to a callback as they arrive, so a killed run keeps every finished answer.
+
+Heavy libraries are imported only when a backend is made.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+from builder.errors import ConfigError
+
+BACKENDS = {
+    "transformers": "builder.eval.backends.hf:TransformersBackend",
+    "openai": "builder.eval.backends.openai_api:OpenAIBackend",
+}
+OVERFLOW_POLICIES = ("record", "truncate-history")
+STATUSES = ("ok", "context_overflow", "backend_error")
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    """Everything that picks and drives one model; what changes answers goes in the fingerprint."""
+
+    backend: str
+    model: str
+    device: str = "auto"
+    dtype: str = "auto"
+    batch_size: int = 8
+    prefix_cache: str = "auto"  # auto | off (transformers)
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    concurrency: int = 8
+    timeout_s: float = 120.0
+    max_retries: int = 5
+    context_length: int | None = None
+    overflow: str = "record"
+
+    def validate(self) -> "BackendSpec":
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"unknown backend {self.backend!r}; available: {', '.join(sorted(BACKENDS))}")
+        if self.overflow not in OVERFLOW_POLICIES:
+            raise ConfigError(f"unknown overflow policy {self.overflow!r}; available: {', '.join(OVERFLOW_POLICIES)}")
+        if self.backend == "openai" and not self.base_url:
+            raise ConfigError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+        if not self.model:
+            raise ConfigError(f"the {self.backend} backend needs a model (--model NAME_OR_PATH)")
+        for name in ("batch_size", "concurrency"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
+        return self
+
+
+@dataclass
+class Request:
+    key: str  # what the caller files the reply under (a cache key)
+    messages: list[dict]
+    max_new_tokens: int
+
+
+@dataclass
+class Group:
+    requests: list[Request]
+    prefix_len: int = 0  # leading messages every request of the group shares
+
+
+@dataclass
+class Reply:
+    status: str  # ok | context_overflow | backend_error
+    text: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str | None = None
+    error: str | None = None
+    truncated_messages: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "text": self.text, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "finish_reason": self.finish_reason,
+                "error": self.error, "truncated_messages": self.truncated_messages}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Reply":
+        return cls(**{k: data.get(k) for k in ("status", "text", "prompt_tokens", "completion_tokens",
+                                               "finish_reason", "error")},
+                   truncated_messages=data.get("truncated_messages") or 0)
+
+
+class Backend(Protocol):
+    name: str
+    stats: dict
+
+    def fingerprint(self) -> dict: ...
+
+    def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def make_backend(spec: BackendSpec, **kwargs) -> Backend:
+    spec.validate()
+    module, _, cls = BACKENDS[spec.backend].partition(":")
+    return getattr(importlib.import_module(module), cls)(spec, **kwargs)
+
+
+def drop_oldest(messages: list[dict], keep_tail: int = 1) -> tuple[list[dict], int] | None:
+    """The ``truncate-history`` policy: drop the oldest user/assistant exchange (system turns stay).
+
+    Returns the shorter message list and how many messages went, or None when nothing but
+    the question is left to drop.
+    """
+    head = [m for m in messages[:-keep_tail] if m["role"] == "system"]
+    body = [m for m in messages[:-keep_tail] if m["role"] != "system"]
+    if not body:
+        return None
+    cut = 1
+    while cut < len(body) and body[cut]["role"] != "user":  # up to the next user turn
+        cut += 1
+    return head + body[cut:] + messages[-keep_tail:], cut

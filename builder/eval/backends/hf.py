@@ -1,0 +1,285 @@
+"""The ``transformers`` backend: AutoModelForImageTextToText + AutoProcessor chat template.
+
+- Greedy decoding, left padding, batches sorted by length.
+- A dialogue's questions share its golden history: the history is encoded once (one
+  forward pass with its images) and its KV cache is reused for every question of the group,
+  batched with the padding between the cached prefix and each question. This is used only
+  when the chat template renders the history as an exact token prefix of each full prompt
+  (checked per group; otherwise the group runs unbatched-prefix, counted in ``stats``).
+- A prompt longer than the context is ``context_overflow`` (never truncated), unless the
+  spec's overflow policy is ``truncate-history``.
+- Weights load only from safetensors, never with remote code.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+from pathlib import Path
+from typing import Callable, Iterable
+
+from builder.errors import ConfigError, ModelError, require
+from builder.eval.backends import BackendSpec, Group, Reply, Request, drop_oldest
+
+
+def resolve_model_folder(name_or_path: str) -> Path:
+    """A local folder, or a Hub id already in the local Hugging Face cache (nothing is downloaded)."""
+    path = Path(name_or_path).expanduser()
+    if path.is_dir():
+        return path
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(name_or_path, local_files_only=True))
+    except Exception:  # noqa: BLE001 - any failure means: not available offline
+        raise ModelError(f"model {name_or_path!r} is not a folder and not in the local Hugging Face cache; "
+                         "download it on a machine with internet (`hf download ID`) or pass its folder") from None
+
+
+def check_safe_weights(folder: Path) -> None:
+    if not any(folder.glob("*.safetensors")):
+        found = sorted(p.name for p in folder.iterdir() if p.suffix in (".bin", ".pt", ".pth", ".ckpt"))
+        raise ModelError(f"{folder} has no .safetensors weights{' (only ' + ', '.join(found) + ')' if found else ''}; "
+                         "pickled weights are never loaded: convert them to safetensors first")
+
+
+class TransformersBackend:
+    name = "transformers"
+
+    def __init__(self, spec: BackendSpec):
+        self.spec = spec
+        self.folder = resolve_model_folder(spec.model)
+        check_safe_weights(self.folder)
+        self.model = self.processor = None
+        self.multimodal = None
+        self.device = None
+        self._identity = None
+        self.stats = {"prefix_groups": 0, "prefix_unstable": 0, "batches": 0, "generated": 0}
+
+    # -- identity -------------------------------------------------------------------------
+    def identity(self) -> dict:
+        """What decides the answers (the cache key): weights, resolved device kind and dtype, policy."""
+        import torch
+
+        from builder.engine import resolve_device
+        from builder.io import sha256_json
+        from builder.models import folder_fingerprint
+
+        if self._identity is None:
+            self.device = self.device or resolve_device(self.spec.device)
+            self._identity = {"backend": self.name, "model": self.spec.model,
+                              "weights_sha256": sha256_json(folder_fingerprint(self.folder)),
+                              "device": self.device.split(":")[0], "dtype": str(self._dtype(torch)).split(".")[-1],
+                              "overflow": self.spec.overflow, "context_length": self.spec.context_length}
+        return self._identity
+
+    def fingerprint(self) -> dict:
+        from builder.eval.smoke_model import SMOKE_NOTE, is_smoke_model
+
+        info = {**self.identity(), "folder": str(self.folder)}
+        if is_smoke_model(self.folder):
+            info["smoke_model"] = SMOKE_NOTE
+        return info
+
+    # -- loading --------------------------------------------------------------------------
+    def setup(self) -> None:
+        if self.model is not None:
+            return
+        require("torch")
+        import torch
+        import transformers
+        from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
+
+        from builder.engine import resolve_device
+
+        self.device = self.device or resolve_device(self.spec.device)
+        config = transformers.AutoConfig.from_pretrained(self.folder, trust_remote_code=False)
+        dtype = self._dtype(torch)
+        kwargs = dict(dtype=dtype, use_safetensors=True, trust_remote_code=False, local_files_only=True)
+        try:
+            if config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES:
+                self.model = transformers.AutoModelForImageTextToText.from_pretrained(self.folder, **kwargs)
+                self.processor = transformers.AutoProcessor.from_pretrained(self.folder, local_files_only=True)
+                self.multimodal = True
+            else:
+                self.model = transformers.AutoModelForCausalLM.from_pretrained(self.folder, **kwargs)
+                self.processor = transformers.AutoTokenizer.from_pretrained(self.folder, local_files_only=True)
+                self.multimodal = False
+        except (OSError, ValueError) as exc:
+            raise ModelError(f"could not load {self.folder} with transformers: {str(exc).splitlines()[0][:300]}") \
+                from None
+        self.model.to(self.device).eval()
+        self.tokenizer.padding_side = "left"
+        if self.tokenizer.pad_token_id is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        text_config = self.model.config.get_text_config()
+        self.context = self.spec.context_length or getattr(text_config, "max_position_embeddings", None)
+        if not self.context:
+            raise ModelError(f"{self.folder} does not say its context length; pass --context-length N")
+
+    def _dtype(self, torch):
+        names = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+        if self.spec.dtype == "auto":
+            if self.device.startswith("cuda") and torch.cuda.is_bf16_supported():
+                return torch.bfloat16
+            return torch.float32
+        if self.spec.dtype not in names:
+            raise ConfigError(f"unknown dtype {self.spec.dtype!r}; available: auto, {', '.join(names)}")
+        return names[self.spec.dtype]
+
+    @property
+    def tokenizer(self):
+        return getattr(self.processor, "tokenizer", self.processor)
+
+    # -- messages -> model inputs ---------------------------------------------------------------
+    def _convert(self, messages: list[dict]) -> list[dict]:
+        from PIL import Image
+
+        out = []
+        for message in messages:
+            if not self.multimodal:
+                if any(p["type"] == "image" for p in message["content"]):
+                    raise ConfigError(f"{self.spec.model} is a text-only model and this request has images; "
+                                      "use an image-text-to-text model")
+                out.append({"role": message["role"], "content": "".join(p["text"] for p in message["content"])})
+                continue
+            content = []
+            for part in message["content"]:
+                if part["type"] == "image":
+                    content.append({"type": "image", "image": Image.open(io.BytesIO(part["bytes"])).convert("RGB")})
+                else:
+                    content.append({"type": "text", "text": part["text"]})
+            out.append({"role": message["role"], "content": content})
+        return out
+
+    def _encode(self, conversations: list[list[dict]], generation_prompt: bool = True):
+        """Token ids (+ pixel values) of one or several conversations, left-padded.
+
+        Control tokens written in dialogue text (a literal ``<image>`` or ``<|im_end|>`` in a chat
+        log) are encoded as plain text, so a user turn can neither fake an image nor end a turn.
+        """
+        batch = [self._convert(c) for c in conversations]
+        kwargs = dict(add_generation_prompt=generation_prompt, tokenize=True, return_dict=True,
+                      return_tensors="pt", sanitize_control_tokens=True)
+        if len(batch) > 1:
+            if self.multimodal:
+                kwargs["processor_kwargs"] = {"padding": True}
+            else:
+                kwargs["padding"] = True
+        return self.processor.apply_chat_template(batch if len(batch) > 1 else batch[0], **kwargs)
+
+    # -- generation -------------------------------------------------------------------------------
+    def _generation_config(self, max_new_tokens: int):
+        config = copy.deepcopy(self.model.generation_config)
+        config.do_sample = False
+        config.temperature = config.top_p = config.top_k = None
+        config.num_beams = 1
+        config.max_new_tokens = max_new_tokens
+        config.pad_token_id = self.tokenizer.pad_token_id
+        return config
+
+    def _decode(self, rows, limits: list[int]) -> list[tuple[str, int, str]]:
+        """(text, new tokens, finish_reason) per row: cut at the first end-of-sequence token."""
+        eos = self.model.generation_config.eos_token_id
+        eos = set(eos if isinstance(eos, list) else [eos] if eos is not None else [])
+        out = []
+        for row, limit in zip(rows, limits):
+            ids = row.tolist()[:limit]
+            stop = next((i for i, t in enumerate(ids) if t in eos), None)
+            if stop is not None:
+                ids = ids[:stop]
+            text = self.tokenizer.decode(ids, skip_special_tokens=True).strip()
+            out.append((text, len(ids), "stop" if stop is not None else "length"))
+        return out
+
+    def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None:
+        self.setup()
+        import torch
+
+        singles: list[tuple] = []
+        with torch.inference_mode():
+            for group in groups:
+                ready = []
+                for request in group.requests:
+                    fitted = self._fit(request)
+                    if isinstance(fitted, Reply):
+                        on_reply(request, fitted)
+                    else:
+                        ready.append((request, *fitted))
+                use_prefix = (self.spec.prefix_cache != "off" and group.prefix_len > 0 and len(ready) > 1
+                              and all(item[2] == 0 for item in ready))
+                if use_prefix and self._run_prefixed(group, ready, on_reply):
+                    continue
+                singles.extend(ready)
+                if len(singles) >= 4 * self.spec.batch_size:
+                    self._run_plain(singles, on_reply)
+                    singles = []
+            if singles:
+                self._run_plain(singles, on_reply)
+
+    def _fit(self, request: Request):
+        """(messages, dropped, ids) that fit the context, or a context_overflow reply."""
+        messages, dropped = request.messages, 0
+        while True:
+            ids = self._encode([messages])["input_ids"][0]
+            if ids.shape[0] + request.max_new_tokens <= self.context:
+                return messages, dropped, ids
+            if self.spec.overflow != "truncate-history" or (cut := drop_oldest(messages)) is None:
+                return Reply("context_overflow", prompt_tokens=int(ids.shape[0]),
+                             error=f"{ids.shape[0]} prompt + {request.max_new_tokens} new tokens > "
+                                   f"context {self.context}")
+            messages, n = cut
+            dropped += n
+
+    def _run_plain(self, items, on_reply) -> None:
+        items = sorted(items, key=lambda item: item[3].shape[0])
+        size = self.spec.batch_size
+        for start in range(0, len(items), size):
+            chunk = items[start:start + size]
+            enc = self._encode([messages for _, messages, _, _ in chunk]).to(self.device)
+            limits = [request.max_new_tokens for request, *_ in chunk]
+            out = self.model.generate(**enc, generation_config=self._generation_config(max(limits)))
+            self.stats["batches"] += 1
+            decoded = self._decode(out[:, enc["input_ids"].shape[1]:], limits)
+            for (request, _, dropped, ids), (text, n, finish) in zip(chunk, decoded):
+                self.stats["generated"] += 1
+                on_reply(request, Reply("ok", text, int(ids.shape[0]), n, finish, truncated_messages=dropped))
+
+    def _run_prefixed(self, group: Group, ready, on_reply) -> bool:
+        """Encode the shared history once, then every question on top of its KV cache."""
+        import torch
+        from transformers import DynamicCache
+
+        prefix = self._encode([ready[0][1][: group.prefix_len]], generation_prompt=False)
+        prefix_ids = prefix["input_ids"][0]
+        size = prefix_ids.shape[0]
+        for _, _, _, ids in ready:
+            if ids.shape[0] <= size or not torch.equal(ids[:size], prefix_ids):
+                self.stats["prefix_unstable"] += 1
+                return False
+        self.stats["prefix_groups"] += 1
+        cache = self.model(**prefix.to(self.device), cache=DynamicCache(config=self.model.config.get_text_config()),
+                           use_cache=True).past_key_values
+        pad = self.tokenizer.pad_token_id
+        step = self.spec.batch_size
+        for start in range(0, len(ready), step):
+            chunk = ready[start:start + step]
+            tails = [ids[size:] for _, _, _, ids in chunk]
+            width = max(t.shape[0] for t in tails)
+            ids = torch.stack([torch.cat([prefix_ids, torch.full((width - t.shape[0],), pad), t]) for t in tails])
+            mask = torch.stack([torch.cat([torch.ones(size, dtype=torch.long),
+                                           torch.zeros(width - t.shape[0], dtype=torch.long),
+                                           torch.ones(t.shape[0], dtype=torch.long)]) for t in tails])
+            batch_cache = copy.deepcopy(cache)
+            batch_cache.batch_repeat_interleave(len(chunk))
+            limits = [request.max_new_tokens for request, *_ in chunk]
+            out = self.model.generate(input_ids=ids.to(self.device), attention_mask=mask.to(self.device),
+                                      cache=batch_cache, generation_config=self._generation_config(max(limits)))
+            self.stats["batches"] += 1
+            for (request, _, _, full), (text, n, finish) in zip(chunk, self._decode(out[:, ids.shape[1]:], limits)):
+                self.stats["generated"] += 1
+                on_reply(request, Reply("ok", text, int(full.shape[0]), n, finish))
+        return True
+
+    def close(self) -> None:
+        self.model = self.processor = None

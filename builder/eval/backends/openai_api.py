@@ -1,0 +1,240 @@
+"""The ``openai`` backend: any OpenAI-compatible ``/chat/completions`` server.
+
+vLLM (``vllm serve``), SGLang, llama.cpp's server, TGI, ``transformers serve`` and hosted
+APIs. Images go as data URLs. Requests run concurrently (``--concurrency``); the first
+question of a dialogue goes alone and the others follow once it is answered, so a server
+with prefix caching (vLLM, SGLang) has the dialogue's history cached for them.
+
+Failures: 429, 5xx, timeouts, dropped connections and malformed replies are retried with
+exponential backoff (``Retry-After`` honoured), then become a ``backend_error`` reply that is
+not cached, so a rerun retries it. A 400 that says the prompt is too long is
+``context_overflow``. 401/403/404 stop the run with one line (a wrong key or model name
+would fail every request). The API key is read from an environment variable, sent only
+in the Authorization header and never written anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import random
+import re
+from typing import Callable, Iterable
+from urllib.parse import urlsplit, urlunsplit
+
+from builder.errors import ConfigError, require
+from builder.eval.backends import BackendSpec, Group, Reply, Request, drop_oldest
+
+RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+OVERFLOW = re.compile(r"context length|context_length|maximum context|context size|context window|"
+                      r"exceed_context|prompt is too long|too many tokens|must be <= ?\d+|input is too long",
+                      re.IGNORECASE)
+MAX_ERROR_CHARS = 300
+
+
+def redact_url(url: str) -> str:
+    """The base URL without user:password@ (some proxies take credentials in the URL)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def to_openai(messages: list[dict], urls: dict[str, str]) -> list[dict]:
+    out = []
+    for message in messages:
+        if message["role"] != "user":  # assistant/system content is text; images only in user turns
+            text = "".join(p["text"] if p["type"] == "text" else "(image)" for p in message["content"])
+            out.append({"role": message["role"], "content": text})
+            continue
+        content = []
+        for part in message["content"]:
+            if part["type"] == "image":
+                if part["sha256"] not in urls:
+                    urls[part["sha256"]] = f"data:{part['mime']};base64,{base64.b64encode(part['bytes']).decode()}"
+                content.append({"type": "image_url", "image_url": {"url": urls[part["sha256"]]}})
+            else:
+                content.append({"type": "text", "text": part["text"]})
+        out.append({"role": "user", "content": content})
+    return out
+
+
+class OpenAIBackend:
+    name = "openai"
+
+    def __init__(self, spec: BackendSpec, transport=None, sleep: Callable | None = None,
+                 retry_base_s: float = 1.0, retry_cap_s: float = 60.0):
+        require("httpx")
+        self.spec = spec
+        self.base_url = spec.base_url.rstrip("/")
+        self.transport = transport
+        self.sleep = sleep or asyncio.sleep
+        self.retry_base_s, self.retry_cap_s = retry_base_s, retry_cap_s
+        self.stats = {"requests": 0, "retries": 0, "backend_errors": 0, "context_overflow": 0, "prefix_warm_groups": 0}
+        self._server: dict | None = None
+        self._fatal: Exception | None = None
+
+    # -- identity -------------------------------------------------------------------------------
+    def identity(self) -> dict:
+        return {"backend": self.name, "base_url": redact_url(self.base_url), "model": self.spec.model,
+                "overflow": self.spec.overflow}
+
+    def fingerprint(self) -> dict:
+        return {**self.identity(), "server": self.server_info()}
+
+    def server_info(self) -> dict:
+        """What ``GET /models`` says of the model (vLLM adds max_model_len and the weights' root)."""
+        if self._server is None:
+            import httpx
+
+            try:
+                with httpx.Client(transport=self.transport, timeout=10) as client:
+                    resp = client.get(f"{self.base_url}/models", headers=self._headers())
+                data = resp.json().get("data", []) if resp.status_code == 200 else []
+                entry = next((m for m in data if isinstance(m, dict) and m.get("id") == self.spec.model), None)
+                self._server = ({k: entry.get(k) for k in ("id", "owned_by", "root", "max_model_len") if k in entry}
+                                if entry else {"models_endpoint": f"HTTP {resp.status_code}, model not listed"})
+            except (httpx.HTTPError, ValueError, AttributeError) as exc:
+                self._server = {"models_endpoint": f"unavailable ({type(exc).__name__})"}
+        return self._server
+
+    def _headers(self) -> dict:
+        key = os.environ.get(self.spec.api_key_env)
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    # -- running ----------------------------------------------------------------------------------
+    def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None:
+        asyncio.run(self._run(groups, on_reply))
+        if self._fatal is not None:
+            fatal, self._fatal = self._fatal, None
+            raise fatal
+
+    async def _run(self, groups: Iterable[Group], on_reply) -> None:
+        import httpx
+
+        limits = httpx.Limits(max_connections=self.spec.concurrency)
+        timeout = httpx.Timeout(self.spec.timeout_s)
+        semaphore = asyncio.Semaphore(self.spec.concurrency)
+        urls: dict[str, str] = {}
+        async with httpx.AsyncClient(transport=self.transport, timeout=timeout, limits=limits,
+                                     headers=self._headers()) as client:
+            async def one(request: Request) -> None:
+                if self._fatal is not None:
+                    return
+                async with semaphore:
+                    try:
+                        reply = await self._complete(client, request, urls)
+                    except ConfigError as exc:
+                        self._fatal = exc
+                        return
+                on_reply(request, reply)
+
+            async def group_task(group: Group) -> None:
+                head, rest = group.requests[:1], group.requests[1:]
+                if group.prefix_len and rest:
+                    self.stats["prefix_warm_groups"] += 1
+                    for request in head:
+                        await one(request)
+                    await asyncio.gather(*(one(r) for r in rest))
+                else:
+                    await asyncio.gather(*(one(r) for r in group.requests))
+
+            pending: set[asyncio.Task] = set()
+            for group in groups:
+                if self._fatal is not None:
+                    break
+                pending.add(asyncio.ensure_future(group_task(group)))
+                if len(pending) >= 2 * self.spec.concurrency:
+                    done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                    for task in done:
+                        task.result()  # a bug in a task must not vanish
+            if pending:
+                await asyncio.gather(*pending)
+
+    def _body(self, messages: list[dict], max_new_tokens: int, urls: dict) -> dict:
+        return {"model": self.spec.model, "messages": to_openai(messages, urls), "max_tokens": max_new_tokens,
+                "temperature": 0}
+
+    async def _complete(self, client, request: Request, urls: dict) -> Reply:
+        import httpx
+
+        messages, dropped, last_error = request.messages, 0, "no attempt made"
+        attempt = 0
+        while attempt <= self.spec.max_retries:
+            retry_after = None
+            self.stats["requests"] += 1
+            try:
+                resp = await client.post(f"{self.base_url}/chat/completions",
+                                         json=self._body(messages, request.max_new_tokens, urls))
+            except httpx.TimeoutException:
+                last_error = f"timed out after {self.spec.timeout_s:g}s"
+            except httpx.TransportError as exc:
+                last_error = f"connection error ({type(exc).__name__})"
+            else:
+                status = resp.status_code
+                if status == 200:
+                    reply = _parse(resp)
+                    if isinstance(reply, Reply):
+                        reply.truncated_messages = dropped
+                        return reply
+                    last_error = reply
+                elif status in (400, 413, 422) and OVERFLOW.search(resp.text or ""):
+                    cut = drop_oldest(messages) if self.spec.overflow == "truncate-history" else None
+                    if cut is None:
+                        self.stats["context_overflow"] += 1
+                        return Reply("context_overflow", error=_snippet(resp.text))
+                    messages, n = cut
+                    dropped += n
+                    continue  # a shorter prompt is a new request, not a retry
+                elif status in (401, 403):
+                    raise ConfigError(f"{redact_url(self.base_url)} refused the request (HTTP {status}); set the "
+                                      f"API key in ${self.spec.api_key_env} (or --api-key-env NAME)")
+                elif status == 404:
+                    raise ConfigError(f"{redact_url(self.base_url)}/chat/completions answered 404 for model "
+                                      f"{self.spec.model!r}: {_snippet(resp.text)}; check --base-url and --model")
+                elif status in RETRY_STATUS:
+                    last_error = f"HTTP {status}: {_snippet(resp.text)}"
+                    retry_after = _retry_after(resp)
+                else:
+                    self.stats["backend_errors"] += 1
+                    return Reply("backend_error", error=f"HTTP {status}: {_snippet(resp.text)}")
+            if attempt == self.spec.max_retries:
+                break
+            self.stats["retries"] += 1
+            delay = min(self.retry_cap_s, self.retry_base_s * 2 ** attempt) * (0.5 + random.random() / 2)
+            await self.sleep(min(self.retry_cap_s, max(delay, retry_after or 0)))
+            attempt += 1
+        self.stats["backend_errors"] += 1
+        return Reply("backend_error", error=f"{last_error} (after {attempt + 1} attempts)")
+
+    def close(self) -> None:
+        pass
+
+
+def _parse(resp) -> Reply | str:
+    """A reply, or the reason the body is not a chat completion (then it is retried)."""
+    try:
+        data = resp.json()
+        choice = data["choices"][0]
+        text = choice["message"].get("content")
+        usage = data.get("usage") or {}
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return f"malformed response: {_snippet(resp.text)}"
+    if text is not None and not isinstance(text, str):
+        return f"malformed response: content is {type(text).__name__}"
+    return Reply("ok", (text or "").strip(), usage.get("prompt_tokens"), usage.get("completion_tokens"),
+                 choice.get("finish_reason"))
+
+
+def _retry_after(resp) -> float | None:
+    try:
+        return float(resp.headers.get("retry-after"))
+    except (TypeError, ValueError):
+        return None
+
+
+def _snippet(text: str | None) -> str:
+    text = " ".join((text or "").split())
+    return text[:MAX_ERROR_CHARS] + ("…" if len(text) > MAX_ERROR_CHARS else "")

@@ -1,0 +1,313 @@
+"""``eval run``: notes (optional) -> predict -> judge -> score, resumable through the cache.
+
+Output: ``OUT/<release>-<tag>/<model-slug>/`` with ``results.json``, ``samples.jsonl``,
+``manifest.json`` and ``figures/``, written into a partial folder and renamed into place.
+One writer per output folder (a lock); the shared cache (``OUT/cache.sqlite``) keeps every
+answer, note and verdict as it arrives, so a killed run loses at most what was in flight
+and a rerun gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from builder import __version__, io
+from builder.errors import ConfigError, IncompleteError
+from builder.eval import judge as judge_mod
+from builder.eval import notes as notes_mod
+from builder.eval import prompts, samples as samples_mod, score, source
+from builder.eval.backends import BackendSpec, Group, Reply, Request, make_backend
+from builder.eval.cache import EvalCache, cache_key
+from builder.locks import FolderLock
+from builder.progress import Progress
+
+RESULTS_FORMAT = "mmrc-eval-results/1"
+CONFIG_ORDER = {"default": 0, "modality_swap": 1}
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    max_new_tokens: int = 256
+    configs: tuple[str, ...] = ("default", "modality_swap")
+    notes: bool = False
+    notes_max_new_tokens: int = 512
+    notes_retries: int = 2
+    judge_max_new_tokens: int = 512
+    extract: str = "parser"  # parser | judge
+    limit: int | None = None  # first N original dialogues (by id) and their variants
+    chunk_dialogues: int = 32
+    bootstrap: int = 1000
+    seed: int = 0
+    predict_only: bool = False
+    rejudge: bool = False
+    name: str | None = None  # output slug instead of one derived from the model
+
+    def validate(self, judged: bool) -> None:
+        if self.extract not in ("parser", "judge"):
+            raise ConfigError(f"unknown --extract {self.extract!r}; available: parser, judge")
+        if self.extract == "judge" and not judged:
+            raise ConfigError("--extract judge needs a judge; use --extract parser with --judge none")
+        if self.max_new_tokens < 1:
+            raise ConfigError("--max-new-tokens must be at least 1")
+        if self.limit is not None and self.limit < 1:
+            raise ConfigError("--limit must be at least 1")
+
+
+def model_slug(spec: BackendSpec) -> str:
+    path = Path(spec.model).expanduser()
+    return source.safe_slug(path.name if path.exists() else spec.model)
+
+
+def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: Path, config: EvalConfig,
+             judge: BackendSpec | None = None, notetaker: BackendSpec | None = None,
+             cache_path: Path | None = None, quiet: bool = False, log: Callable[[str], None] = lambda m: None,
+             backends: dict | None = None) -> dict:
+    """Evaluate ``model`` on ``release``; returns the results document. ``backends`` may hold
+    ready backend objects under "model" / "judge" / "notetaker" (tests inject transports)."""
+    config.validate(judge is not None or bool(backends and backends.get("judge")))
+    if config.notes and notetaker is None and not (backends and backends.get("notetaker")):
+        raise ConfigError("--notes needs a notetaker: --notetaker-backend NAME --notetaker-model MODEL")
+    backends = dict(backends or {})
+    started = time.perf_counter()
+    ref = source.open_release(release, revision)
+    slug = config.name or model_slug(model)
+    if config.notes:
+        slug += "+notes-" + (source.safe_slug(Path(notetaker.model).name) if notetaker else "injected")
+    target = Path(out_root) / ref.slug / slug
+    with FolderLock(target):
+        cache = EvalCache(cache_path or Path(out_root) / "cache.sqlite")
+        try:
+            model_backend = backends.get("model") or make_backend(model)
+            judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
+            note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
+            rows = _predict(ref, model_backend, note_backend, cache, config, quiet, log)
+            if judge_backend is not None and not config.predict_only:
+                _judge(rows, judge_backend, cache, config, quiet, log)
+            else:
+                for row in rows:
+                    row["judge"] = {"status": "not_run"}
+            judged = judge_backend is not None and not config.predict_only
+            for row in rows:
+                row["metrics"] = samples_mod.score_sample(row, config.extract)
+            boot = {"resamples": config.bootstrap, "seed": config.seed}
+            doc = _results(ref, rows, judged, boot, config, model_backend, judge_backend, note_backend)
+            manifest = {"stage": "eval", "tool_version": __version__, "release": ref.describe(),
+                        "config": asdict(config), "cache": {"path": str(cache.path), **cache.counts()},
+                        "backend_stats": {"model": model_backend.stats,
+                                          "judge": judge_backend.stats if judge_backend else None,
+                                          "notetaker": note_backend.stats if note_backend else None},
+                        "timings": {"total_s": round(time.perf_counter() - started, 3)}}
+            _write(target, rows, doc, manifest, judged)
+        finally:
+            cache.close()
+    log(f"eval: {target}")
+    errors = doc["statuses"]["prediction"].get("backend_error", 0) + \
+        doc.get("modality_swap", {}).get("statuses", {}).get("prediction", {}).get("backend_error", 0)
+    judge_errors = doc["statuses"]["judge"].get("backend_error", 0)
+    if errors or judge_errors:
+        raise IncompleteError(f"{errors} prediction(s) and {judge_errors} judge call(s) failed with backend errors "
+                              f"(kept in {target / 'samples.jsonl'}, not cached); rerun the same command to retry "
+                              "them")
+    return {**doc, "path": str(target)}
+
+
+# ---------------------------------------------------------------------------------------------
+# phases
+# ---------------------------------------------------------------------------------------------
+
+
+def _selection(ref: source.ReleaseRef, config: EvalConfig) -> set[str] | None:
+    if config.limit is None:
+        return None
+    import pyarrow.parquet as pq
+
+    originals = sorted(pq.read_table(source.shard_files(ref, "default"), columns=["dialogue_id"])
+                       .column("dialogue_id").to_pylist())[: config.limit]
+    chosen = set(originals)
+    for path in source.shard_files(ref, "modality_swap"):
+        table = pq.read_table(path, columns=["dialogue_id", "variant_of"]).to_pylist()
+        chosen.update(r["dialogue_id"] for r in table if r["variant_of"] in chosen)
+    return chosen
+
+
+def _count_questions(ref: source.ReleaseRef, config: EvalConfig, only: set[str] | None) -> int:
+    import pyarrow.parquet as pq
+
+    total = 0
+    for cfg in config.configs:
+        for path in source.shard_files(ref, cfg):
+            for row in pq.read_table(path, columns=["dialogue_id", "questions"]).to_pylist():
+                if only is None or row["dialogue_id"] in only:
+                    total += len(row["questions"] or [])
+    return total
+
+
+def _predict(ref, backend, note_backend, cache, config, quiet, log) -> list[dict]:
+    only = _selection(ref, config)
+    progress = Progress("predict", _count_questions(ref, config, only), "questions", quiet=quiet)
+    notetaker = (notes_mod.NoteTaker(note_backend, cache, config.notes_max_new_tokens, config.notes_retries)
+                 if note_backend is not None else None)
+    rows: list[dict] = []
+    chunk: list = []
+    for dialogue in source.iter_dialogues(ref, config.configs, only):
+        chunk.append(dialogue)
+        if len(chunk) >= config.chunk_dialogues:
+            rows.extend(_predict_chunk(chunk, backend, notetaker, cache, config, progress))
+            chunk = []
+    if chunk:
+        rows.extend(_predict_chunk(chunk, backend, notetaker, cache, config, progress))
+    progress.close(f"cache hits {cache.hits['predict']}")
+    rows.sort(key=lambda r: (CONFIG_ORDER[r["config"]], r["dialogue_id"], r["question_id"]))
+    return rows
+
+
+def _predict_chunk(chunk, backend, notetaker, cache, config, progress) -> list[dict]:
+    notes = notetaker.take([d for d in chunk if d.questions]) if notetaker else {}
+    ident = backend.identity()
+    params = {"max_new_tokens": config.max_new_tokens, "temperature": 0}
+    rows, pending, groups = [], {}, []
+    for dialogue in chunk:
+        history = prompts.history_messages(dialogue.turns)
+        requests = []
+        for question in dialogue.questions:
+            row = samples_mod.new_sample(dialogue, question)
+            taken = notes.get(dialogue.dialogue_id)
+            row["notes"] = ({k: taken[k] for k in ("status", "failed_steps", "steps", "errors")} | {"notes": taken["notes"]}
+                            if taken else None)
+            messages = history + [prompts.question_message(question, taken["notes"] if taken else None)]
+            row["prompt_hash"] = prompts.prompt_hash(messages)
+            key = cache_key(kind="predict", model=ident, version=prompts.PROMPT_VERSION, prompt=row["prompt_hash"],
+                            params=params)
+            rows.append(row)
+            hit = cache.get("predict", key)
+            if hit is not None:
+                row["prediction"] = hit
+                progress.update(1)
+            elif key in pending:
+                pending[key].append(row)
+            else:
+                pending[key] = [row]
+                requests.append(Request(key, messages, config.max_new_tokens))
+        if requests:
+            groups.append(Group(requests, prefix_len=len(history)))
+
+    def on_reply(request: Request, reply: Reply) -> None:
+        value = reply.to_json()
+        if reply.status != "backend_error":
+            cache.put("predict", request.key, value)
+        for row in pending[request.key]:
+            row["prediction"] = value
+            progress.update(1)
+
+    if groups:
+        backend.run(groups, on_reply)
+    for row in rows:
+        row.setdefault("prediction", Reply("backend_error", error="the backend returned no reply").to_json())
+    return rows
+
+
+def _judge(rows, backend, cache, config, quiet, log) -> None:
+    ident = backend.identity()
+    todo = [r for r in rows if r["prediction"]["status"] == "ok"]
+    progress = Progress("judge", len(todo), "answers", quiet=quiet)
+    pending: dict[str, list[dict]] = {}
+    groups = []
+    for row in rows:
+        if row["prediction"]["status"] != "ok":
+            row["judge"] = {"status": "skipped", "reason": f"prediction {row['prediction']['status']}"}
+            continue
+        key = cache_key(kind="judge", judge=ident, version=judge_mod.JUDGE_PROMPT_VERSION, extract=config.extract,
+                        ability=row["ability"],
+                        question=io.sha256_json([row["format"], row["question"], row["choices"]]),
+                        gold=io.sha256_json([row["gold_answer"], row["gold_items"], row["gold_images"],
+                                             row["should_refuse"]]),
+                        prediction=io.sha256_json(row["prediction"]["text"]))
+        hit = None if config.rejudge else cache.get("judge", key)
+        if hit is not None:
+            row["judge"] = hit
+            progress.update(1)
+        elif key in pending:
+            pending[key].append(row)
+        else:
+            pending[key] = [row]
+            groups.append(Group([Request(key, judge_mod.judge_messages(row, config.extract),
+                                         config.judge_max_new_tokens)]))
+
+    def on_reply(request: Request, reply: Reply) -> None:
+        first = pending[request.key][0]
+        if reply.status == "ok":
+            parsed = judge_mod.parse_reply(reply.text, first["ability"], config.extract)
+            verdict = {"status": "scored" if parsed["score"] is not None else "unparseable", **parsed,
+                       "reply": reply.text}
+        else:
+            verdict = {"status": reply.status, "score": None, "refused": None, "items": None, "images": None,
+                       "reply": None, "error": reply.error}
+        if reply.status != "backend_error":
+            cache.put("judge", request.key, verdict)
+        for row in pending[request.key]:
+            row["judge"] = verdict
+            progress.update(1)
+
+    if groups:
+        backend.run(groups, on_reply)
+    progress.close(f"cache hits {cache.hits['judge']}")
+
+
+# ---------------------------------------------------------------------------------------------
+# outputs
+# ---------------------------------------------------------------------------------------------
+
+
+def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note_backend) -> dict:
+    fingerprint = model_backend.fingerprint()
+    doc = {
+        "format": RESULTS_FORMAT,
+        "release": ref.describe(),
+        "model": fingerprint,
+        "judge": judge_backend.fingerprint() if judged else None,
+        "notetaker": note_backend.fingerprint() if note_backend else None,
+        "prompt_versions": {"question": prompts.PROMPT_VERSION, "judge": judge_mod.JUDGE_PROMPT_VERSION,
+                            "notes": notes_mod.NOTES_PROMPT_VERSION if note_backend else None},
+        "generation": {"decoding": "greedy", "temperature": 0, "max_new_tokens": config.max_new_tokens,
+                       "judge_max_new_tokens": config.judge_max_new_tokens if judged else None,
+                       "notes_max_new_tokens": config.notes_max_new_tokens if note_backend else None},
+        "extract": config.extract,
+        "notes": bool(note_backend),
+        "config": {k: v for k, v in asdict(config).items() if k not in ("rejudge",)},
+        **score.results(rows, judged, boot),
+    }
+    if fingerprint.get("smoke_model"):
+        doc["warning"] = fingerprint["smoke_model"]
+    return doc
+
+
+def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bool) -> None:
+    from builder.eval import figures
+
+    partial = target.parent / f".{target.name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    (partial / "figures").mkdir(parents=True)
+    with open(partial / "samples.jsonl", "w", encoding="utf-8", errors="replace") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+    io.write_text_atomic(partial / "results.json", json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    figures.ability_bars(doc, partial / "figures" / "abilities.png")
+    figures.length_curve(doc, partial / "figures" / "length.png")
+    manifest = {**manifest, "files": {name: io.sha256_file(partial / name) for name in ("samples.jsonl", "results.json")}}
+    io.write_text_atomic(partial / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    old = target.parent / f".{target.name}.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        os.replace(target, old)
+    os.replace(partial, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def with_overrides(spec: BackendSpec, **changes) -> BackendSpec:
+    return replace(spec, **{k: v for k, v in changes.items() if v is not None})

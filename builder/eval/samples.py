@@ -1,0 +1,83 @@
+"""One sample per (dialogue, question): what was asked, what came back, what it scored.
+
+The sample row is what ``samples.jsonl`` holds; it carries every metric's inputs, so the
+numbers in ``results.json`` can be recomputed (or re-aggregated differently) from it alone.
+"""
+
+from __future__ import annotations
+
+from classifiers.refusal import RefusalMatcher
+from builder.eval import metrics
+
+LENGTH_BUCKETS = ((4, 6), (7, 9), (10, 12), (13, 15), (16, 18), (19, 22))
+POSITIONS = ("beginning", "middle", "end")
+
+
+def length_bucket(n_turns: int) -> str:
+    for lo, hi in LENGTH_BUCKETS:
+        if lo <= n_turns <= hi:
+            return f"{lo}-{hi}"
+    return "<4" if n_turns < 4 else ">22"
+
+
+def evidence_position(gold_turns: list[int], n_turns: int) -> str:
+    """Where the earliest evidence turn sits in the dialogue: beginning / middle / end thirds."""
+    if not gold_turns:
+        return "none"
+    ratio = min(gold_turns) / max(1, n_turns - 1)
+    return POSITIONS[min(2, int(ratio * 3))]
+
+
+def new_sample(dialogue, question: dict) -> dict:
+    return {
+        "sample_id": f"{dialogue.dialogue_id}/{question['question_id']}",
+        "dialogue_id": dialogue.dialogue_id, "config": dialogue.config, "variant_of": dialogue.variant_of,
+        "question_id": question["question_id"], "ability": question["ability"], "format": question["format"],
+        "topic": dialogue.topic, "topic_group": dialogue.topic_group, "language": dialogue.language,
+        "n_turns": dialogue.n_turns, "n_images": dialogue.n_images,
+        "length_bucket": length_bucket(dialogue.n_turns),
+        "evidence_position": evidence_position(list(question.get("gold_turns") or []), dialogue.n_turns),
+        "question": question["question"], "choices": list(question.get("choices") or []),
+        "gold_answer": question.get("answer") or "", "gold_items": list(question.get("gold_items") or []),
+        "gold_images": list(question.get("gold_images") or []), "gold_turns": list(question.get("gold_turns") or []),
+        "should_refuse": bool(question.get("should_refuse")),
+    }
+
+
+def score_sample(sample: dict, extract: str, matcher: RefusalMatcher = RefusalMatcher()) -> dict:
+    """Per-sample metrics from the prediction and (when run) the judge's verdict."""
+    ok = sample["prediction"]["status"] == "ok"
+    answer = sample["prediction"]["text"] if ok else None
+    judge = sample.get("judge") or {}
+    out: dict = {"answered": ok}
+    question = {"format": sample["format"], "choices": sample["choices"], "answer": sample["gold_answer"]}
+    out["rule_correct"] = metrics.rule_correct(question, answer) if sample["format"] in ("mcq", "tf") else None
+    if sample["gold_items"]:
+        if not ok:
+            out["ep_items"], out["ep"] = None, None
+        elif extract == "judge":
+            out["ep_items"] = judge.get("items")
+            out["ep"] = (None if out["ep_items"] is None
+                         else metrics.extraction_precision(out["ep_items"], sample["gold_items"]))
+        else:
+            out["ep_items"] = metrics.split_items(answer)
+            out["ep"] = metrics.extraction_precision(out["ep_items"], sample["gold_items"])
+    if sample["ability"] == "IM" and sample["gold_images"]:
+        if not ok:
+            out["imp_images"], out["imp"] = None, None
+        elif extract == "judge":
+            out["imp_images"] = judge.get("images")
+            out["imp"] = (None if out["imp_images"] is None
+                          else metrics.image_management_precision(out["imp_images"], sample["gold_images"]))
+        else:
+            out["imp_images"] = metrics.image_refs(answer, sample["n_images"])
+            out["imp"] = metrics.image_management_precision(out["imp_images"], sample["gold_images"])
+    phrase = matcher.match(answer) if ok else None
+    out["refused_matcher"] = (phrase is not None) if ok else None
+    out["refusal_phrase"] = phrase
+    out["refused_judge"] = judge.get("refused") if ok else None
+    out["refusal_match"] = metrics.refusal_matches(out["refused_judge"], sample["should_refuse"])
+    out["refusal_match_matcher"] = metrics.refusal_matches(out["refused_matcher"], sample["should_refuse"])
+    out["refusal_disagree"] = (None if out["refused_judge"] is None or out["refused_matcher"] is None
+                               else out["refused_judge"] != out["refused_matcher"])
+    return out

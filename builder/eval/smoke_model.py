@@ -1,0 +1,92 @@
+"""A tiny random-weight LLaVA-style model for smoke runs and tests (its scores mean nothing).
+
+It is a real ``LlavaForConditionalGeneration`` (a Llama text model of ~150k parameters, a
+CLIP vision tower, a BPE tokenizer trained on the spot, a chat template that places images
+where they occur in a turn), so ``AutoModelForImageTextToText`` + ``apply_chat_template``
+and ``transformers serve`` run their real code paths with several images over several turns.
+Weights are drawn N(0, 0.15) with a fixed seed, not the usual 0.02: a near-zero random model
+repeats one token whatever the input, which would make batching and parity tests blind.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SMOKE_MARKER = "mmrc_smoke_model.json"
+SMOKE_NOTE = "smoke model (random weights built by `mmrc-build eval smoke-model`): its scores mean nothing"
+
+CHAT_TEMPLATE = (
+    "{% for message in messages %}{{ '<|' + message['role'] + '|>\\n' }}"
+    "{% if message['content'] is string %}{{ message['content'] }}"
+    "{% else %}{% for item in message['content'] %}"
+    "{% if item['type'] == 'image' %}{{ '<image>' }}{% elif item['type'] == 'text' %}{{ item['text'] }}{% endif %}"
+    "{% endfor %}{% endif %}{{ '</s>\\n' }}{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|assistant|>\\n' }}{% endif %}"
+)
+
+_CORPUS = (
+    "The user asked which image shows the butterfly in the garden. True or false: the assistant said the "
+    "photo was taken in Texas. Answer with the letter of the correct option: A, B, C or D. I visited this "
+    "place last summer and ate this dish. The second picture shows a cat on a sofa; the first one a bridge. "
+    "The conversation does not say when the photos were taken. 0 1 2 3 4 5 6 7 8 9 Image [ ] ( ) , . ; : ? !"
+)
+
+
+def is_smoke_model(folder: Path) -> bool:
+    return (Path(folder) / SMOKE_MARKER).is_file()
+
+
+def build_smoke_model(folder: Path, *, seed: int = 0, hidden: int = 64, layers: int = 2,
+                      context: int = 4096, image_size: int = 32, weight_std: float = 0.15) -> Path:
+    """Write the model, processor and chat template to ``folder`` (safetensors); returns it."""
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import (CLIPImageProcessor, CLIPVisionConfig, GenerationConfig, LlamaConfig, LlavaConfig,
+                              LlavaForConditionalGeneration, LlavaProcessor, PreTrainedTokenizerFast)
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    specials = ["<pad>", "<s>", "</s>", "<unk>", "<image>"]
+    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
+    # Characters, not bytes: every token decodes to readable text, unknown characters to <unk>.
+    bpe.pre_tokenizer = pre_tokenizers.Metaspace()
+    bpe.decoder = decoders.Metaspace()
+    letters = [chr(c) for c in range(32, 127)]
+    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=specials, initial_alphabet=letters,
+                                  show_progress=False)
+    bpe.train_from_iterator([_CORPUS] * 4, trainer)
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, bos_token="<s>", eos_token="</s>",
+                                        pad_token="<pad>", unk_token="<unk>",
+                                        extra_special_tokens={"image_token": "<image>"})
+    patch = image_size // 4
+    vision = CLIPVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
+                              image_size=image_size, patch_size=patch, projection_dim=32)
+    text = LlamaConfig(vocab_size=len(tokenizer), hidden_size=hidden, intermediate_size=2 * hidden,
+                       num_hidden_layers=layers, num_attention_heads=4, num_key_value_heads=2,
+                       max_position_embeddings=context, pad_token_id=tokenizer.pad_token_id,
+                       bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    config = LlavaConfig(vision_config=vision, text_config=text,
+                         image_token_id=tokenizer.convert_tokens_to_ids("<image>"),
+                         vision_feature_select_strategy="default", vision_feature_layer=-1)
+    torch.manual_seed(seed)
+    model = LlavaForConditionalGeneration(config).eval()
+    with torch.no_grad():
+        for param in model.parameters():
+            if param.dim() == 2:
+                param.normal_(0.0, weight_std)
+    model.generation_config = GenerationConfig(do_sample=False, max_new_tokens=256,
+                                               eos_token_id=tokenizer.eos_token_id,
+                                               pad_token_id=tokenizer.pad_token_id,
+                                               bos_token_id=tokenizer.bos_token_id)
+    processor = LlavaProcessor(
+        image_processor=CLIPImageProcessor(size={"shortest_edge": image_size},
+                                           crop_size={"height": image_size, "width": image_size}),
+        tokenizer=tokenizer, patch_size=patch, vision_feature_select_strategy="default",
+        num_additional_image_tokens=1, chat_template=CHAT_TEMPLATE)
+    model.save_pretrained(folder, safe_serialization=True)
+    processor.save_pretrained(folder)
+    params = sum(p.numel() for p in model.parameters())
+    (folder / SMOKE_MARKER).write_text(json.dumps(
+        {"note": SMOKE_NOTE, "seed": seed, "parameters": params, "weight_std": weight_std}, indent=2) + "\n")
+    return folder

@@ -1,0 +1,179 @@
+"""Open a release at a pinned revision, read-only: a local release folder or a Hub repo id.
+
+A local release is a git repository (``mmrc-build release``): ``--revision vX.Y.Z`` is
+extracted from its history into the revision cache, so the folder itself is never touched;
+without a revision the folder's checked-out commit is used, and only when its work tree is
+clean (an edited release is not the release any more). A Hub repo id is downloaded at the
+revision's resolved commit. Either way the eval records the commit it read.
+
+Dialogues are streamed row group by row group: a release with thousands of embedded images
+is never held in memory at once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from builder.errors import ConfigError, InputError
+from builder.release import gitrepo
+from builder.release.layout import DATA_DIR, MANIFEST, SPLIT
+
+HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+CONFIGS = ("default", "modality_swap")
+COLUMNS = ["dialogue_id", "topic", "topic_group", "language", "turns", "questions", "variant_of"]
+
+
+@dataclass(frozen=True)
+class ReleaseRef:
+    """What was evaluated: enough to find the exact bytes again."""
+
+    location: str  # the local path or the Hub repo id, as given
+    kind: str  # "local" | "hub"
+    name: str  # dataset name from the release manifest, e.g. "mmrc"
+    version: str | None
+    revision: str  # the tag or revision asked for (or the tag at HEAD)
+    commit: str  # the resolved git commit
+    folder: Path = field(compare=False)  # where the files of that commit were read from
+
+    @property
+    def slug(self) -> str:
+        """``<name>-<tag>`` for the eval output folder."""
+        return safe_slug(f"{self.name}-{self.revision}")
+
+    def describe(self) -> dict:
+        return {"location": self.location, "kind": self.kind, "name": self.name, "version": self.version,
+                "revision": self.revision, "commit": self.commit}
+
+
+@dataclass
+class EvalDialogue:
+    dialogue_id: str
+    config: str  # default | modality_swap
+    variant_of: str | None
+    topic: str | None
+    topic_group: str | None
+    language: str | None
+    turns: list[dict]  # {index, role, text, images: [{sha256, mime, bytes}]}
+    questions: list[dict]
+
+    @property
+    def n_turns(self) -> int:
+        return len(self.turns)
+
+    @property
+    def n_images(self) -> int:
+        return sum(len(t["images"]) for t in self.turns)
+
+
+def safe_slug(text: str) -> str:
+    """A file-name-safe slug: model ids like ``Qwen/Qwen2-VL-7B`` or paths become one name."""
+    slug = re.sub(r"[^A-Za-z0-9._+-]+", "_", text.strip()).strip("._")
+    return slug[:120] or "unnamed"
+
+
+def open_release(location: str, revision: str | None = None) -> ReleaseRef:
+    path = Path(location).expanduser()
+    if path.exists():
+        return _open_local(path, revision)
+    if HUB_ID.match(location):
+        return _open_hub(location, revision)
+    raise InputError(f"release {location!r} is neither a folder nor a Hub repo id (ORG/NAME); pass the folder "
+                     "built by `mmrc-build release` or the repo id it was published to")
+
+
+def _open_local(path: Path, revision: str | None) -> ReleaseRef:
+    if not (path / ".git").exists() or not (path / MANIFEST).is_file():
+        raise InputError(f"{path} is not a release folder (no {MANIFEST} or git history); build one with "
+                         "`mmrc-build release`")
+    if revision:
+        from builder.release.loader import revision_folder
+
+        try:
+            commit = gitrepo.git(path, "rev-parse", "--verify", f"{revision}^{{commit}}")
+        except InputError:
+            tags = ", ".join(gitrepo.tags(path)) or "none"
+            raise InputError(f"revision {revision!r} is not in {path}; its tags: {tags}") from None
+        folder = revision_folder(path, revision)
+        used = revision
+    else:
+        if gitrepo.git(path, "status", "--porcelain", "--untracked-files=no"):
+            raise InputError(f"{path} has uncommitted changes, so it is not a released version; pass "
+                             "--revision vX.Y.Z to evaluate a tag, or restore the folder (git checkout .)")
+        commit = gitrepo.git(path, "rev-parse", "HEAD")
+        tags = gitrepo.git(path, "tag", "--points-at", "HEAD").split()
+        used = sorted(tags)[-1] if tags else commit[:12]
+        folder = path
+    manifest = json.loads((folder / MANIFEST).read_text())
+    return ReleaseRef(str(path), "local", manifest.get("name", path.name), manifest.get("version"), used,
+                      commit, folder)
+
+
+def _open_hub(repo_id: str, revision: str | None) -> ReleaseRef:
+    from huggingface_hub import HfApi, snapshot_download
+    from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled, RepositoryNotFoundError
+
+    wanted = revision or "main"
+    try:
+        info = HfApi().dataset_info(repo_id, revision=wanted)
+        commit = info.sha
+        folder = Path(snapshot_download(repo_id, repo_type="dataset", revision=commit,
+                                        allow_patterns=[f"{DATA_DIR}/*", MANIFEST, "README.md"]))
+    except RepositoryNotFoundError:
+        raise InputError(f"dataset {repo_id} at {wanted} was not found on the Hub (or is private: set HF_TOKEN)") \
+            from None
+    except OfflineModeIsEnabled:
+        raise InputError(f"HF_HUB_OFFLINE is set, so {repo_id} cannot be downloaded; unset it, or download the "
+                         "release on a machine with internet and pass its folder") from None
+    except (HfHubHTTPError, OSError) as exc:
+        raise InputError(f"could not download {repo_id} at {wanted} from the Hub ({type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0][:200]}); check the repo id and revision, or pass a local "
+                         "release folder") from None
+    manifest = json.loads((folder / MANIFEST).read_text()) if (folder / MANIFEST).is_file() else {}
+    return ReleaseRef(repo_id, "hub", manifest.get("name", repo_id.split("/")[1]), manifest.get("version"),
+                      wanted, commit, folder)
+
+
+def shard_files(release: ReleaseRef, config: str) -> list[Path]:
+    return sorted((release.folder / DATA_DIR / config).glob(f"{SPLIT}-*.parquet"))
+
+
+def iter_dialogues(release: ReleaseRef, configs: tuple[str, ...] = CONFIGS,
+                   only: set[str] | None = None) -> Iterator[EvalDialogue]:
+    """Every dialogue of ``configs`` in shard order, images as bytes; ``only`` filters by id."""
+    import pyarrow.parquet as pq
+
+    unknown = [c for c in configs if c not in CONFIGS]
+    if unknown:
+        raise ConfigError(f"unknown release config(s) {', '.join(unknown)}; available: {', '.join(CONFIGS)}")
+    if not shard_files(release, "default"):
+        raise InputError(f"{release.location} at {release.revision} has no {DATA_DIR}/default shards; is it a "
+                         "release built by `mmrc-build release`?")
+    for config in configs:
+        for path in shard_files(release, config):
+            handle = pq.ParquetFile(path)
+            missing = [c for c in COLUMNS if c not in handle.schema_arrow.names]
+            if missing:
+                raise InputError(f"{path} lacks column(s) {', '.join(missing)}; it was not written by a "
+                                 "compatible `mmrc-build release`")
+            for batch in handle.iter_batches(batch_size=64, columns=COLUMNS):
+                for row in batch.to_pylist():
+                    if only is not None and row["dialogue_id"] not in only:
+                        continue
+                    yield _dialogue(row, config)
+
+
+def _dialogue(row: dict, config: str) -> EvalDialogue:
+    turns = []
+    for turn in row["turns"] or []:
+        images = []
+        for ref in turn["images"] or []:
+            blob = (ref.get("image") or {}).get("bytes")
+            images.append({"sha256": ref.get("sha256") or f"url:{ref.get('url')}", "mime": ref.get("mime"),
+                           "bytes": blob, "url": ref.get("url")})
+        turns.append({"index": turn["index"], "role": turn["role"], "text": turn["text"] or "", "images": images})
+    return EvalDialogue(row["dialogue_id"], config, row.get("variant_of"), row.get("topic"), row.get("topic_group"),
+                        row.get("language"), turns, list(row["questions"] or []))

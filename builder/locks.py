@@ -1,0 +1,53 @@
+"""One writer per output folder: an exclusive, self-releasing lock.
+
+``fcntl.flock`` on a lock file beside the target: the kernel drops the lock when its
+process dies (even by SIGKILL), so a stale lock can never block a rerun; the file records
+the holder's pid and command so a second writer can say who holds it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from builder.errors import BusyError
+
+
+class FolderLock:
+    def __init__(self, target: Path):
+        target = Path(target)
+        self.path = target.parent / f".{target.name}.lock"
+        self.fd: int | None = None
+
+    def __enter__(self) -> "FolderLock":
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise BusyError(f"{self.path.parent / self.path.name[1:-5]} is being written by another process "
+                            f"(pid {holder.get('pid', '?')}: {holder.get('cmd', '?')}); wait for it to finish "
+                            "or stop it, then rerun") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, json.dumps({"pid": os.getpid(), "cmd": " ".join(sys.argv)[:300]}).encode())
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the flock; the file stays (harmless, reused)
+            self.fd = None
+
+
+def _read_holder(fd: int) -> dict:
+    try:
+        os.lseek(fd, 0, 0)
+        return json.loads(os.read(fd, 4096).decode() or "{}")
+    except (OSError, ValueError):
+        return {}
