@@ -94,3 +94,23 @@ def dialogue(turn_texts: list[tuple[str, str]], images: dict[int, list[dict]] | 
     row = {"turns": turns, "source": "fixture", "source_id": fields.pop("source_id", None), **fields}
     row["dialogue_id"] = dialogue_id(turns)
     return row
+
+
+# -- eval (tests/eval) ------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def smoke_model(tmp_path_factory):
+    """The tiny random-weight LLaVA-style model `mmrc-build eval smoke-model` builds."""
+    from builder.eval.smoke_model import build_smoke_model
+
+    return build_smoke_model(tmp_path_factory.mktemp("smoke") / "smoke-model")
+
+
+@pytest.fixture(scope="session")
+def eval_release(tmp_path_factory):
+    """A small release (4 originals, 2 modality-swap variants, six questions each)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent / "eval"))
+    from eval_fixtures import build_release
+
+    return build_release(tmp_path_factory.mktemp("eval-release"), n=4)
