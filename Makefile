@@ -72,8 +72,19 @@ $(WORK)/questions.parquet: $(RAW)/questions.jsonl $(WORK)/swapped/_SUCCESS
 release/mmrc-v$(VERSION)/manifest.json: $(WORK)/questions.parquet $(WORK)/swapped/_SUCCESS
 	$(MMRC) release --version $(VERSION) --data $(WORK)/swapped --questions $(WORK)/questions.parquet --releases-dir release
 
-demo: setup release/mmrc-v$(VERSION)/manifest.json
-	@echo "demo finished: stage folders in $(WORK)/, dataset in release/mmrc-v$(VERSION)/"
+# The demo ends with an eval of the release by the smoke model: a tiny random-weight model built on
+# the spot, whose scores mean nothing (it proves the eval path end to end). No judge model is
+# reachable offline, so --judge none: judge means and RP are reported as not computed.
+$(WORK)/smoke-model/config.json: | setup
+	$(MMRC) eval smoke-model $(WORK)/smoke-model
+
+$(WORK)/evals/leaderboard.md: release/mmrc-v$(VERSION)/manifest.json $(WORK)/smoke-model/config.json
+	$(MMRC) eval run release/mmrc-v$(VERSION) --revision v$(VERSION) --backend transformers \
+		--model $(WORK)/smoke-model --device cpu --judge none --max-new-tokens 32 -o $(WORK)/evals
+	$(MMRC) eval report $(WORK)/evals
+
+demo: setup release/mmrc-v$(VERSION)/manifest.json $(WORK)/evals/leaderboard.md
+	@echo "demo finished: stage folders in $(WORK)/, dataset in release/mmrc-v$(VERSION)/, smoke eval in $(WORK)/evals/"
 
 clean-work:
 	rm -rf $(WORK) .work.partial $(WORK)/.*.partial
@@ -88,3 +99,5 @@ bench: setup
 	$(PY) bench/classify.py
 	$(PY) bench/swap.py
 	$(PY) bench/release.py
+	$(MAKE) demo
+	$(PY) bench/eval.py

@@ -79,7 +79,7 @@ def judge_messages(sample: dict, extract: str = "parser") -> list[dict]:
         lines.append("IMAGES: a JSON list of the image numbers the answer names (e.g. [2, 3])")
     user = (f"Ability: {ABILITIES[sample['ability']]} ({sample['ability']})\nRubric (score 0 to 5):\n"
             f"{RUBRICS[sample['ability']]}\n\nQuestion:\n{prompts.render_question(question)}\n\n" + "\n".join(gold)
-            + f"\n\nAnswer to judge:\n<<<\n{sample['answer'] or ''}\n>>>\n\n"
+            + f"\n\nAnswer to judge:\n<<<\n{sample['prediction']['text'] or ''}\n>>>\n\n"
             "First explain your judgement in at most three sentences. Then write, each on its own line:\n"
             + "\n".join(lines) + "\nand end with the score as [[N]], N an integer from 0 to 5, the last thing "
             "you write.")

@@ -121,7 +121,8 @@ def test_judge_parse_refusal_items_and_images():
 
 def test_judge_prompt_has_one_rubric_per_ability_and_the_gold():
     sample = {"ability": "IM", "format": "open", "question": "Which image?", "choices": [], "gold_answer": "the 2nd",
-              "gold_items": [], "gold_images": [1], "should_refuse": False, "answer": "Image 2 [[5]]"}
+              "gold_items": [], "gold_images": [1], "should_refuse": False,
+              "prediction": {"text": "Image 2 [[5]]"}}
     text = judge.judge_messages(sample)[1]["content"][0]["text"]
     assert judge.RUBRICS["IM"] in text and "Reference images: [Image 2]" in text
     assert "<<<\nImage 2 [[5]]\n>>>" in text  # the answer is fenced off

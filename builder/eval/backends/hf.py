@@ -259,7 +259,7 @@ class TransformersBackend:
                 return False
         self.stats["prefix_groups"] += 1
         cache = self.model(**prefix.to(self.device), cache=DynamicCache(config=self.model.config.get_text_config()),
-                           use_cache=True).past_key_values
+                           use_cache=True).cache
         pad = self.tokenizer.pad_token_id
         step = self.spec.batch_size
         for start in range(0, len(ready), step):
