@@ -48,11 +48,15 @@ def history_messages(turns: list[dict], upto: int | None = None) -> list[dict]:
     return messages
 
 
+def option_label(index: int) -> str:
+    return LETTERS[index] if index < len(LETTERS) else str(index + 1)
+
+
 def render_question(question: dict) -> str:
     """The question text with its format's instructions (mcq letters, tf)."""
     text = question["question"].strip()
     if question["format"] == "mcq":
-        options = "\n".join(f"{LETTERS[i]}. {choice}" for i, choice in enumerate(question["choices"] or []))
+        options = "\n".join(f"{option_label(i)}. {choice}" for i, choice in enumerate(question["choices"] or []))
         return f"{text}\n\nOptions:\n{options}\n\nAnswer with the letter of the correct option."
     if question["format"] == "tf":
         return f"{text}\n\nAnswer with True or False."

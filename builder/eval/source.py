@@ -13,6 +13,7 @@ is never held in memory at once.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,9 +115,12 @@ def _open_local(path: Path, revision: str | None) -> ReleaseRef:
 
 def _open_hub(repo_id: str, revision: str | None) -> ReleaseRef:
     from huggingface_hub import HfApi, snapshot_download
-    from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled, RepositoryNotFoundError
+    from huggingface_hub.errors import OfflineModeIsEnabled, RepositoryNotFoundError
 
     wanted = revision or "main"
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
+        raise InputError(f"HF_HUB_OFFLINE is set, so {repo_id} cannot be downloaded; unset it, or download the "
+                         "release on a machine with internet and pass its folder")
     try:
         info = HfApi().dataset_info(repo_id, revision=wanted)
         commit = info.sha
@@ -128,7 +132,7 @@ def _open_hub(repo_id: str, revision: str | None) -> ReleaseRef:
     except OfflineModeIsEnabled:
         raise InputError(f"HF_HUB_OFFLINE is set, so {repo_id} cannot be downloaded; unset it, or download the "
                          "release on a machine with internet and pass its folder") from None
-    except (HfHubHTTPError, OSError) as exc:
+    except Exception as exc:  # noqa: BLE001 - network stacks raise many types; all mean "could not download"
         raise InputError(f"could not download {repo_id} at {wanted} from the Hub ({type(exc).__name__}: "
                          f"{str(exc).splitlines()[0][:200]}); check the repo id and revision, or pass a local "
                          "release folder") from None

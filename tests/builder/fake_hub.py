@@ -67,6 +67,9 @@ class FakeHub:
         self.headers_seen.append(dict(request.headers))
         if request.headers.get("authorization") != f"Bearer {self.token}":
             return httpx2.Response(401, json={"error": "Invalid credentials in Authorization header"})
+        download = re.fullmatch(r"/datasets/([^/]+/[^/]+)/resolve/([^/]+)/(.+)", path)
+        if download and request.method in ("HEAD", "GET"):
+            return self.resolve(request, *download.groups())
         for method, pattern, handler in self.routes():
             match = re.fullmatch(pattern, path)
             if method == request.method and match:
@@ -188,10 +191,26 @@ class FakeHub:
         return 200, entries
 
     def revision(self, request, repo_id, rev):
-        repo = self._repo(repo_id)
+        if repo_id not in self.repos:
+            return 404, {"error": "Repository not found"}
+        repo = self.repos[repo_id]
         oid = repo.resolve(rev)
+        if oid is None:
+            return 404, {"error": f"Invalid rev id: {rev}"}
         return 200, {"id": repo_id, "sha": oid, "private": repo.private,
                      "siblings": [{"rfilename": p} for p in sorted(repo.commits[oid])]}
+
+    def resolve(self, request, repo_id, rev, file):
+        """File downloads (``hf_hub_download``): HEAD gives commit/etag/size, GET the bytes."""
+        import httpx2
+
+        repo = self.repos.get(repo_id)
+        oid = repo.resolve(rev) if repo else None
+        if oid is None or file not in repo.commits[oid]:
+            return httpx2.Response(404, headers={"X-Error-Code": "EntryNotFound"}, json={"error": "not found"})
+        data = repo.commits[oid][file]
+        headers = {"X-Repo-Commit": oid, "ETag": f'"{git_oid(data)}"', "Content-Length": str(len(data))}
+        return httpx2.Response(200, headers=headers, content=b"" if request.method == "HEAD" else data)
 
     # -- for assertions -------------------------------------------------------
     def files(self, repo_id: str, rev: str) -> dict[str, bytes]:

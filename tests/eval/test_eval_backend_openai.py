@@ -173,3 +173,18 @@ def test_concurrency_limit_and_prefix_warm_order(monkeypatch):
 
 def test_base_url_credentials_never_reach_fingerprints():
     assert redact_url("https://user:pw@api.example.com:8443/v1") == "https://api.example.com:8443/v1"
+
+
+def test_hostile_reply_fields_are_made_safe(monkeypatch):
+    """A lone surrogate in the content, wrong types in usage: the reply is still hashable, writable
+    UTF-8 and typed, never a crash later in the cache or samples.jsonl."""
+    from builder.io import sha256_json
+
+    def handler(request):
+        body = '{"choices": [{"message": {"content": "x \\ud800 y"}, "finish_reason": 7}], "usage": "lots"}'
+        return httpx.Response(200, text=body, headers={"content-type": "application/json"})
+
+    reply = run(backend(handler, monkeypatch), [Group([Request("k", msgs(), 5)])])["k"]
+    assert reply.status == "ok" and reply.text == "x \ufffd y" and reply.finish_reason is None
+    assert reply.prompt_tokens is None and sha256_json(reply.to_json())
+    reply.text.encode("utf-8")

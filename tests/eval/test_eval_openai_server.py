@@ -86,3 +86,29 @@ def test_answers_match_the_in_process_backend(server, smoke_model):
 def test_server_fingerprint_lists_the_model(server, smoke_model):
     backend = make_backend(BackendSpec("openai", str(smoke_model), base_url=server))
     assert backend.fingerprint()["server"].get("id") == str(smoke_model)
+
+
+def test_cli_with_served_model_judge_and_notetaker(server, smoke_model, eval_release, tmp_path):
+    """The whole CLI over a real server: model, judge and notetaker all served. The random model
+    writes neither a final [[N]] nor valid JSON notes: every verdict is None (never 0) and every
+    note-taking step is a recorded failure (never silently empty notes)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from builder.cli import main
+
+    result = CliRunner().invoke(main, [
+        "eval", "run", str(eval_release), "--revision", "v0.1.0", "--backend", "openai", "--base-url", server,
+        "--model", str(smoke_model), "--judge-backend", "openai", "--judge-base-url", server,
+        "--judge-model", str(smoke_model), "--notes", "--notetaker-backend", "openai",
+        "--notetaker-base-url", server, "--notetaker-model", str(smoke_model), "--limit", "1",
+        "--configs", "default", "--max-new-tokens", "8", "-o", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    target = next((tmp_path / "mmrc-v0.1.0").glob("*+notes-*"))
+    doc = json.loads((target / "results.json").read_text())
+    assert doc["judge_fail_rate"]["rate"] == 1.0 and doc["statuses"]["judge"] == {"unparseable": 6}
+    assert doc["abilities"]["MR"]["judge_valid"]["mean"] is None and doc["abilities"]["MR"]["judge_all"]["mean"] == 0
+    assert doc["statuses"]["notes"] == {"failed": 6} and doc["notetaker"]["backend"] == "openai"
+    rows = [json.loads(line) for line in (target / "samples.jsonl").read_text().splitlines()]
+    assert all(r["notes"]["errors"] and r["judge"]["reply"] is not None for r in rows)

@@ -105,6 +105,14 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
+def clean_text(text: str | None) -> str | None:
+    """Lone surrogates (a JSON reply may carry ``"\\ud800"``) become U+FFFD, so every later hash and
+    file write is valid UTF-8."""
+    if text is None:
+        return None
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def make_backend(spec: BackendSpec, **kwargs) -> Backend:
     spec.validate()
     module, _, cls = BACKENDS[spec.backend].partition(":")

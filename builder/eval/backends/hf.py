@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from builder.errors import ConfigError, ModelError, require
-from builder.eval.backends import BackendSpec, Group, Reply, Request, drop_oldest
+from builder.eval.backends import BackendSpec, Group, Reply, Request, clean_text, drop_oldest
 
 
 def resolve_model_folder(name_or_path: str) -> Path:
@@ -188,7 +188,7 @@ class TransformersBackend:
             stop = next((i for i, t in enumerate(ids) if t in eos), None)
             if stop is not None:
                 ids = ids[:stop]
-            text = self.tokenizer.decode(ids, skip_special_tokens=True).strip()
+            text = clean_text(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
             out.append((text, len(ids), "stop" if stop is not None else "length"))
         return out
 

@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 from builder.errors import ConfigError, require
-from builder.eval.backends import BackendSpec, Group, Reply, Request, drop_oldest
+from builder.eval.backends import BackendSpec, Group, Reply, Request, clean_text, drop_oldest
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 OVERFLOW = re.compile(r"context length|context_length|maximum context|context size|context window|"
@@ -224,8 +224,13 @@ def _parse(resp) -> Reply | str:
         return f"malformed response: {_snippet(resp.text)}"
     if text is not None and not isinstance(text, str):
         return f"malformed response: content is {type(text).__name__}"
-    return Reply("ok", (text or "").strip(), usage.get("prompt_tokens"), usage.get("completion_tokens"),
-                 choice.get("finish_reason"))
+    usage = usage if isinstance(usage, dict) else {}
+    return Reply("ok", clean_text((text or "").strip()), _int_or_none(usage.get("prompt_tokens")),
+                 _int_or_none(usage.get("completion_tokens")), clean_text(finish if isinstance(finish := choice.get("finish_reason"), str) else None))
+
+
+def _int_or_none(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _retry_after(resp) -> float | None:
