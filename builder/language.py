@@ -1,0 +1,63 @@
+"""One language identifier for the whole tool (clean, classify, the release card).
+
+Lingua (``lingua-language-detector``, the identifier WildChat used) ships its models inside
+the wheel, so it works offline. Text too short or too ambiguous to call is ``None`` ("unknown"),
+never a guess: a two-word message like "ok" is not Zulu. Codes are ISO 639-1, lower case.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+MIN_LETTERS = 12  # fewer letters than this: not enough evidence
+MIN_RELATIVE_DISTANCE = 0.1  # lingua returns None when the top two languages are closer than this
+SAMPLE_CHARS = 2000  # a dialogue's language is read from its first user text, up to this many characters
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_CODE = re.compile(r"```.*?```", re.DOTALL)
+
+
+@functools.cache
+def _detector():
+    from builder.errors import require
+
+    lingua = require("lingua", "lingua-language-detector")
+    return (lingua.LanguageDetectorBuilder.from_all_languages()
+            .with_minimum_relative_distance(MIN_RELATIVE_DISTANCE).build())
+
+
+def _prepare(text: str | None) -> str | None:
+    if not text:
+        return None
+    text = _CODE.sub(" ", text)[:SAMPLE_CHARS]
+    return text if len(_LETTER.findall(text)) >= MIN_LETTERS else None
+
+
+def detect(text: str | None) -> str | None:
+    """ISO 639-1 code of ``text``, or None when it is too short or ambiguous to tell."""
+    return detect_many([text])[0]
+
+
+def detect_many(texts: list[str | None]) -> list[str | None]:
+    """Batch form of :func:`detect` (lingua runs the batch in parallel)."""
+    prepared = [_prepare(t) for t in texts]
+    todo = [t for t in prepared if t is not None]
+    found = iter(_detector().detect_languages_in_parallel_of(todo) if todo else [])
+    out = []
+    for text in prepared:
+        if text is None:
+            out.append(None)
+            continue
+        language = next(found)
+        out.append(language.iso_code_639_1.name.lower() if language is not None else None)
+    return out
+
+
+def dialogue_text(turns: list[dict]) -> str:
+    """What a dialogue's language is read from: its user turns (the user's language), else all turns."""
+    users = " ".join(t.get("text") or "" for t in turns if t.get("role") == "user")
+    return users if _prepare(users) else " ".join(t.get("text") or "" for t in turns)
+
+
+def dialogue_language(turns: list[dict]) -> str | None:
+    return detect(dialogue_text(turns))

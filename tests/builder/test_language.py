@@ -1,0 +1,17 @@
+"""The one language identifier: ISO 639-1 codes, None (unknown) rather than a guess."""
+
+from builder.language import detect, detect_many, dialogue_language
+
+
+def test_languages_and_unknowns():
+    got = detect_many(["Hello, how are you doing today? I want to visit Paris next week.",
+                       "Привет, как дела? Я хочу поехать в Москву.", "你好，我想去北京旅游，有什么推荐的地方吗？",
+                       "ok", "", None, "```python\ndef f(x):\n    return x\n```"])
+    assert got == ["en", "ru", "zh", None, None, None, None]
+
+
+def test_dialogue_language_reads_the_user_turns():
+    turns = [{"role": "user", "text": "Bonjour, je voudrais réserver une table pour deux ce soir."},
+             {"role": "assistant", "text": "Sure, I can help you book a table for two tonight."}]
+    assert dialogue_language(turns) == "fr"
+    assert detect("Hola amigo, ¿qué tal estás hoy? Quiero viajar a Madrid.") == "es"
