@@ -1,4 +1,4 @@
-"""Run a Parquet-to-Parquet stage under the stage contract (local, shard by shard).
+"""The runner: a Parquet-to-Parquet stage under the stage contract, on any executor.
 
 A stage object provides::
 
@@ -8,9 +8,14 @@ A stage object provides::
     models() -> list  [{"name", "version", "files": {file: sha256}}] for the manifest
     process(df, ctx) -> ShardResult
     finalize(folder: Path, stats: dict) -> dict   optional: extra manifest fields / figures
+    prepare(input_dir, device)   optional: a global step run once in the driver before the
+                                 shards (e.g. swap's selection); its result travels with the stage
 
-Input part ``i`` becomes output part ``i``; a finished shard is marked, so a rerun after
-a crash only processes what is missing and produces the same bytes.
+Input part ``i`` becomes output part ``i`` (:class:`ShardWorker`), on the executor asked for
+(``local``, ``processes``, ``ray``: :mod:`builder.executors`); the driver marks each finished
+shard with the sha256 of its files, so a rerun after a crash (on any executor) verifies and
+keeps what is done, redoes the rest, and produces the same bytes. One writer per output
+folder: a second one is refused with the holder's pid (:mod:`builder.locks`).
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ from typing import Any, Callable
 import polars as pl
 
 from builder import io
-from builder.errors import ConfigError
+from builder.errors import ConfigError, InputError
+from builder.executors import ExecutorSpec, run_tasks
 from builder.images import ImageStore, carry_images
+from builder.locks import FolderLock
+from builder.progress import Progress
 from builder.records import LEDGER_SCHEMA
 
 
@@ -75,6 +83,68 @@ def merge_stats(total: dict, new: dict) -> dict:
     return total
 
 
+class ShardWorker:
+    """One input part -> one output part + its ledger shard, on whichever executor runs it.
+
+    Picklable before ``setup`` (it holds the stage object with its config, and paths); the
+    files it writes depend only on the shard, so completion order never changes the bytes.
+    """
+
+    def __init__(self, stage: Any, input_dir: Path, partial: Path):
+        self.stage, self.input_dir, self.partial = stage, Path(input_dir), Path(partial)
+        self.device = "cpu"
+
+    def setup(self, device: str) -> None:
+        self.device = device
+        self.stage.setup(device)
+
+    def __call__(self, index: int) -> dict:
+        key = shard_key(index)
+        df = pl.read_parquet(io.parts(self.input_dir)[index])
+        work = self.partial / "_work" / key
+        work.mkdir(parents=True, exist_ok=True)
+        in_store, out_store = ImageStore(self.input_dir), ImageStore(self.partial)
+        result = self.stage.process(df, ShardContext(index, in_store, out_store, self.device, work))
+        _check_balance(self.stage.name, df, result.ledger)
+        carry_images(result.dialogues, in_store, out_store)
+        part, ledger = self.partial / io.PART_FMT.format(index), self.partial / "_shards" / f"ledger-{key}.parquet"
+        io.write_dialogues(result.dialogues, part)
+        io.write_parquet_atomic(io.sort_ledger(result.ledger), ledger)
+        return {"stats": result.stats, "rows_in": df.height, "rows_out": result.dialogues.height,
+                "part_sha256": io.sha256_file(part), "ledger_sha256": io.sha256_file(ledger)}
+
+
+def shard_key(index: int) -> str:
+    return f"{index:05d}"
+
+
+def shard_verified(out: io.OutputFolder, index: int) -> bool:
+    """A finished shard counts only if its files are there with the bytes its marker recorded:
+    a marker left by a crashed or concurrent writer never hides a missing or torn part."""
+    key = shard_key(index)
+    if not out.shard_done(key):
+        return False
+    try:
+        info = out.shard_info(key)
+        part, ledger = out.path(io.PART_FMT.format(index)), out.path(f"_shards/ledger-{key}.parquet")
+        return (info.get("part_sha256") == io.sha256_file(part)
+                and info.get("ledger_sha256") == io.sha256_file(ledger))
+    except (OSError, ValueError):
+        return False
+
+
+def check_reads(stage: Any, input_dir: Path) -> None:
+    """The columns a stage declares it reads must be in its input, before any work."""
+    files = io.parts(input_dir)
+    if not files:
+        return
+    have = set(pl.read_parquet_schema(files[0]).keys())
+    missing = [c for c in getattr(stage, "reads", ()) if c not in have]
+    if missing:
+        raise InputError(f"{input_dir} lacks column(s) {', '.join(missing)} that {stage.name} reads; it was not "
+                         "written by the stage before it (rerun that stage)")
+
+
 def run_stage(
     stage: Any,
     input_dir: Path,
@@ -82,10 +152,13 @@ def run_stage(
     *,
     force: bool = False,
     device: str = "auto",
+    executor: ExecutorSpec = ExecutorSpec(),
     log: Callable[[str], None] = lambda msg: None,
+    quiet: bool = False,
 ) -> dict:
-    """Run ``stage`` over every input part; returns the manifest (also on 'up to date')."""
+    """Run ``stage`` over every input part on ``executor``; returns the manifest (also on 'up to date')."""
     input_dir, output_dir = Path(input_dir), Path(output_dir)
+    executor.validate()
     in_manifest = io.require_finished(input_dir)
     config = config_dict(stage.config)
     state = {
@@ -95,62 +168,57 @@ def run_stage(
         "input_hash": in_manifest.get("output_hash"),
     }
     out = io.OutputFolder(output_dir, state, force=force)
-    if (finished := out.finished_manifest()) is not None:
-        log(f"{stage.name}: {output_dir} is up to date")
-        return finished
-    out.open()
-    started = time.perf_counter()
-    in_store, out_store = ImageStore(input_dir), ImageStore(out.partial)
-    in_parts = io.parts(input_dir)
-    resolved = None
-    stats: dict[str, Any] = {}
-    timings = {"setup_s": 0.0, "process_s": 0.0}
-    for index, part in enumerate(in_parts):
-        key = f"{index:05d}"
-        name = io.PART_FMT.format(index)
-        if out.shard_done(key):
-            merge_stats(stats, out.shard_info(key).get("stats", {}))
-            continue
-        if resolved is None:
+    with FolderLock(output_dir):
+        if (finished := out.finished_manifest()) is not None:
+            log(f"{stage.name}: {output_dir} is up to date")
+            return finished
+        check_reads(stage, input_dir)
+        out.open()
+        started = time.perf_counter()
+        in_parts = io.parts(input_dir)
+        todo = [i for i in range(len(in_parts)) if not shard_verified(out, i)]
+        resolved = resolve_device(device) if executor.name != "ray" else device
+        timings = {"prepare_s": 0.0, "process_s": 0.0}
+        if todo and hasattr(stage, "prepare"):  # a global step (e.g. swap's selection), in the driver
             t0 = time.perf_counter()
-            resolved = resolve_device(device)
-            stage.setup(resolved)
-            timings["setup_s"] += time.perf_counter() - t0
+            stage.prepare(input_dir, resolved if resolved != "auto" else resolve_device("auto"))
+            timings["prepare_s"] = time.perf_counter() - t0
+        progress = Progress(stage.name, len(in_parts), "shards", quiet=quiet)
+        progress.update(len(in_parts) - len(todo))
+
+        def done(index: int, info: dict) -> None:
+            out.mark_shard(shard_key(index), info)
+            progress.update(1, note=f"shard {index + 1}: {info['rows_in']} dialogues")
+
         t0 = time.perf_counter()
-        df = pl.read_parquet(part)
-        work = out.path("_work") / key
-        work.mkdir(parents=True, exist_ok=True)
-        ctx = ShardContext(index, in_store, out_store, resolved, work)
-        result = stage.process(df, ctx)
-        _check_balance(stage.name, df, result.ledger)
-        carry_images(result.dialogues, in_store, out_store)
-        io.write_dialogues(result.dialogues, out.path(name))
-        io.write_parquet_atomic(io.sort_ledger(result.ledger), out.path(f"_shards/ledger-{key}.parquet"))
-        out.mark_shard(key, {"stats": result.stats})
-        merge_stats(stats, result.stats)
-        timings["process_s"] += time.perf_counter() - t0
-        log(f"{stage.name}: shard {index + 1}/{len(in_parts)} done ({df.height} dialogues)")
-    ledger_parts = [pl.read_parquet(p) for p in sorted(out.path("_shards").glob("ledger-*.parquet"))]
-    mine = pl.concat(ledger_parts) if ledger_parts else pl.DataFrame(schema=LEDGER_SCHEMA)
-    ledger = io.sort_ledger(pl.concat([io.read_ledger(input_dir), mine]))
-    io.write_parquet_atomic(ledger, out.path(io.LEDGER))
-    extra = stage.finalize(out.partial, stats) if hasattr(stage, "finalize") else {}
-    timings["total_s"] = time.perf_counter() - started
-    manifest = {
-        "stage": stage.name,
-        "stage_version": stage.version,
-        "reads": list(stage.reads),
-        "writes": list(stage.writes),
-        "config": config,
-        "input": {"path": str(input_dir), "content_hash": state["input_hash"], "stage": in_manifest.get("stage")},
-        "models": stage.models(),
-        "device": resolved,
-        "rows": io.ledger_counts(ledger, stage.name),
-        "stats": stats,
-        "timings": timings,
-        **(extra or {}),
-    }
-    return out.commit(manifest)
+        run_tasks(executor, ShardWorker(stage, input_dir, out.partial), todo, done, resolved)
+        timings["process_s"] = time.perf_counter() - t0
+        progress.close()
+        stats: dict[str, Any] = {}
+        for index in range(len(in_parts)):  # shard order, whatever order they finished in
+            merge_stats(stats, out.shard_info(shard_key(index)).get("stats", {}))
+        ledger_parts = [pl.read_parquet(out.path(f"_shards/ledger-{shard_key(i)}.parquet")) for i in range(len(in_parts))]
+        mine = pl.concat(ledger_parts) if ledger_parts else pl.DataFrame(schema=LEDGER_SCHEMA)
+        ledger = io.sort_ledger(pl.concat([io.read_ledger(input_dir), mine]))
+        io.write_parquet_atomic(ledger, out.path(io.LEDGER))
+        extra = stage.finalize(out.partial, stats) if hasattr(stage, "finalize") else {}
+        timings["total_s"] = time.perf_counter() - started
+        manifest = {
+            "stage": stage.name,
+            "stage_version": stage.version,
+            "reads": list(stage.reads),
+            "writes": list(stage.writes),
+            "config": config,
+            "input": {"path": str(input_dir), "content_hash": state["input_hash"], "stage": in_manifest.get("stage")},
+            "models": stage.models(),
+            "device": resolved,
+            "executor": executor.describe(),
+            "rows": io.ledger_counts(ledger, stage.name),
+            "stats": stats,
+            "timings": timings,
+            **(extra or {}),
+        }
+        return out.commit(manifest)
 
 
 def _check_balance(stage: str, df: pl.DataFrame, ledger: pl.DataFrame) -> None:

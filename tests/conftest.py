@@ -51,10 +51,11 @@ def png_bytes(color=(200, 30, 30), size=(32, 24), exif_gps: bool = False, fmt: s
 
 
 def make_stage_folder(folder: Path, rows: list[dict], images: dict[str, bytes] | None = None,
-                      stage: str = "ingest") -> Path:
+                      stage: str = "ingest", parts: int = 1) -> Path:
     """Write a *finished* stage folder (parts, ledger, manifest, _SUCCESS) from canonical dicts.
 
-    ``images`` maps sha256 -> bytes (their mime is read from the rows' image refs).
+    ``images`` maps sha256 -> bytes (their mime is read from the rows' image refs); ``parts``
+    splits the rows round-robin over that many part files.
     """
     from builder import io
     from builder.images import ImageInfo, ImageStore
@@ -62,8 +63,8 @@ def make_stage_folder(folder: Path, rows: list[dict], images: dict[str, bytes] |
 
     folder = Path(folder)
     out = io.OutputFolder(folder, {"fixture": stage, "n": len(rows)}, force=True).open()
-    df = dialogues_frame(rows)
-    io.write_dialogues(df, out.path(io.PART_FMT.format(0)))
+    for k in range(parts):
+        io.write_dialogues(dialogues_frame(rows[k::parts]), out.path(io.PART_FMT.format(k)))
     store = ImageStore(out.partial)
     mimes = {}
     for r in rows:

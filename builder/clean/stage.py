@@ -163,6 +163,8 @@ class CleanStage:
                          "reencoded": result.reencoded}
 
     def finalize(self, folder, stats: dict) -> dict:
+        if self.config.toxicity:
+            self.toxicity.setup(self._device)  # shards may all have run elsewhere (resume, other executor)
         return {"funnel": stats.get("funnel", {}),
                 "decided_by": {"toxicity": self.toxicity.describe()["name"] if self.config.toxicity else None,
                                "pii": "presidio+" + "en_core_web_sm" if self.config.pii else None}}

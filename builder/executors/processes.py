@@ -1,0 +1,45 @@
+"""The ``processes`` executor: a pool of worker processes on this machine.
+
+Spawned, not forked (polars/numpy/torch thread pools do not survive a fork reliably); the
+worker is pickled to each process once and set up there once, by the pool's initializer.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+
+_WORKER = None
+
+
+def _init(worker, device: str) -> None:
+    global _WORKER
+    _WORKER = worker
+    _WORKER.setup(device)
+
+
+def _call(task):
+    return task, _WORKER(task)
+
+
+class ProcessExecutor:
+    def __init__(self, spec):
+        self.spec = spec
+
+    def run(self, worker, tasks, on_done, device: str) -> None:
+        if self.spec.workers <= 1 or len(tasks) <= 1:  # a pool of one is the local loop with more overhead
+            worker.setup(device)
+            for task in tasks:
+                on_done(task, worker(task))
+            return
+        ctx = multiprocessing.get_context("spawn")
+        with cf.ProcessPoolExecutor(max_workers=min(self.spec.workers, len(tasks)), mp_context=ctx,
+                                    initializer=_init, initargs=(worker, device)) as pool:
+            futures = [pool.submit(_call, task) for task in tasks]
+            try:
+                for future in cf.as_completed(futures):
+                    on_done(*future.result())
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
