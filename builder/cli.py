@@ -11,10 +11,11 @@ import importlib
 import click
 
 from builder import __version__
+from builder import stages
 from builder.errors import MMRCError
 
-# Order is the order of `mmrc-build --help`; the pipeline order.
-COMMAND_MODULES = ["models", "ingest", "clean", "classify", "questions", "swap", "release", "publish", "eval", "run"]
+# Order is the order of `mmrc-build --help`: the pipeline order of the stage registry.
+COMMAND_MODULES = stages.command_modules()
 
 
 class MMRCGroup(click.Group):

@@ -1,6 +1,6 @@
-"""`mmrc-build run CONFIG`: chain the stages from one TOML file.
+"""`mmrc-build run CONFIG`: chain the stages of the registry (:mod:`builder.stages`) from one TOML file.
 
-Each stage's section holds its CLI options by their long names, so a config is the
+Each stage's section holds that command's options by their long names, so a config is the
 Makefile's commands written down once::
 
     [pipeline]
@@ -15,37 +15,122 @@ Makefile's commands written down once::
     model = "work/topic-model"
     seed = "raw/seed"    # labelled dialogues (inline `topic`), ingested to work/seed
 
-Steps run through the real CLI, so options are validated exactly as on the command line.
+The config is checked before anything runs: unknown sections, keys and stage names are
+errors that list the valid ones (an option is valid when the stage's command has it), and
+values must have the right shape. Steps then run through the real CLI commands.
 """
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import click
+
+from builder import stages as registry
 from builder.errors import ConfigError
 
-ORDER = ("ingest", "clean", "classify", "swap", "questions", "release", "publish")
-# section keys consumed by the planner itself rather than passed through as options
-OWN_KEYS = {"classify": {"labels", "seed", "train"}, "questions": {"file"}}
+PIPELINE_KEYS = {"raw", "work", "stages"}
+DEFAULT_STAGES = ["ingest", "clean", "classify", "swap", "questions", "release"]
+# keys a section holds for the planner itself (not options of the stage's command)
+OWN_KEYS = {"classify": {"labels", "seed", "train", "model"}, "questions": {"file"}, "eval": {"release"}}
 
 
 @dataclass
 class Step:
     name: str
-    argv: list[str]
+    argv: list[str]  # the full command line after `mmrc-build`
     done_marker: Path | None = None  # when it exists, the step is skipped
 
 
 def load(path: Path) -> dict:
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"config {path} is a folder; pass the TOML file (e.g. raw/sample/pipeline.toml)")
     try:
-        return tomllib.loads(Path(path).read_text())
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist; see `mmrc-build run --help` for its shape") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"config file {path} is not UTF-8 text; save it as UTF-8 TOML") from None
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {str(exc)[:200]}") from None
+
+
+def cli_command(stage: registry.Stage) -> click.Command:
+    """The click command of a stage (no import of builder.cli: no cycle)."""
+    command = importlib.import_module(f"builder.commands.{stage.command[0]}").command
+    for name in stage.command[1:]:
+        command = command.commands[name]
+    return command
+
+
+def _long_options(command: click.Command) -> dict[str, click.Parameter]:
+    out = {}
+    for param in command.params:
+        for opt in getattr(param, "opts", []):
+            if opt.startswith("--"):
+                out[opt[2:]] = param
+    return out
+
+
+def validate(config: dict) -> list[str]:
+    """Check the whole config's shape; returns the stage names to run."""
+    if not isinstance(config, dict):
+        raise ConfigError("the config must be a TOML table")
+    unknown = sorted(set(config) - {"pipeline", *registry.ORDER})
+    if unknown:
+        raise ConfigError(f"unknown section(s) {', '.join(f'[{u}]' for u in unknown)}; available: [pipeline], "
+                          + ", ".join(f"[{s}]" for s in registry.ORDER))
+    pipe = config.get("pipeline", {})
+    if not isinstance(pipe, dict):
+        raise ConfigError("`pipeline` must be a table ([pipeline] with raw, work, stages)")
+    bad = sorted(set(pipe) - PIPELINE_KEYS)
+    if bad:
+        raise ConfigError(f"unknown key(s) {', '.join(bad)} in [pipeline]; available: {', '.join(sorted(PIPELINE_KEYS))}")
+    names = pipe.get("stages", DEFAULT_STAGES)
+    if not isinstance(names, list) or not all(isinstance(s, str) for s in names):
+        raise ConfigError('[pipeline] stages must be a list of stage names, e.g. ["ingest", "clean"]')
+    for key in ("raw", "work"):
+        if key in pipe and not isinstance(pipe[key], str):
+            raise ConfigError(f'[pipeline] {key} must be a folder path in quotes, e.g. {key} = "work"')
+    for name in names:
+        registry.get(name)
+    for name in registry.ORDER:
+        if name in config:
+            _validate_section(name, config[name])
+    return names
+
+
+def _validate_section(name: str, section: Any) -> None:
+    if not isinstance(section, dict):
+        raise ConfigError(f"[{name}] must be a table of {name}'s options")
+    valid = _long_options(cli_command(registry.get(name)))
+    own = OWN_KEYS.get(name, set())
+    for key, value in section.items():
+        if key in own:
+            continue
+        option = key.replace("_", "-")
+        if option not in valid:
+            raise ConfigError(f"unknown option {key!r} in [{name}]; available: "
+                              f"{', '.join(sorted(set(valid) | own - {'help'}))}")
+        if getattr(valid[option], "is_flag", False):
+            if not isinstance(value, bool):
+                raise ConfigError(f"[{name}] {key} is a flag: write {key} = true or false")
+        elif not _plain(value):
+            raise ConfigError(f"[{name}] {key} must be a string, a number, or a list or table of them")
+
+
+def _plain(value: Any) -> bool:
+    scalar = lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool)  # noqa: E731
+    if isinstance(value, list):
+        return all(scalar(v) for v in value)
+    if isinstance(value, dict):
+        return all(scalar(v) for v in value.values())
+    return scalar(value)
 
 
 def options(section: dict[str, Any], skip: set[str] = frozenset()) -> list[str]:
@@ -71,67 +156,82 @@ def options(section: dict[str, Any], skip: set[str] = frozenset()) -> list[str]:
 
 
 def plan(config: dict) -> list[Step]:
+    names = validate(config)
     pipe = config.get("pipeline") or {}
-    stages = pipe.get("stages", list(ORDER[:-1]))
-    unknown = [s for s in stages if s not in ORDER]
-    if unknown:
-        raise ConfigError(f"unknown stage(s) {', '.join(unknown)} in [pipeline] stages; available: {', '.join(ORDER)}")
-    if "raw" not in pipe and "ingest" in stages:
-        raise ConfigError("[pipeline] needs `raw = \"FOLDER\"` (the chat logs to ingest)")
+    if "raw" not in pipe and "ingest" in names:
+        raise ConfigError('[pipeline] needs `raw = "FOLDER"` (the chat logs to ingest)')
     work = Path(pipe.get("work", "work"))
-    folders = {"ingest": work / "ingested", "clean": work / "clean", "classify": work / "classified",
-               "swap": work / "swapped"}
     steps: list[Step] = []
-    previous: Path | None = None
-    for name in stages:
+    previous: Path | None = None  # the last parts folder written
+    for name in names:
+        stage = registry.get(name)
         section = dict(config.get(name) or {})
         opts = options(section, OWN_KEYS.get(name, set()))
-        if name == "ingest":
-            steps.append(Step(name, ["ingest", str(pipe["raw"]), "-o", str(folders[name]), *opts]))
-        elif name in ("clean", "swap"):
-            steps.append(Step(name, [name, str(_need(previous, name)), "-o", str(folders[name]), *opts]))
-        elif name == "classify":
-            model = section.get("model") or str(work / "topic-model")
-            train_opts = options(section.get("train") or {})
-            if section.get("seed"):  # a raw folder of labelled dialogues (inline `topic`), kept out of the release
-                seed_dir = work / "seed"
-                steps.append(Step("ingest-seed", ["ingest", str(section["seed"]), "-o", str(seed_dir)]))
-                steps.append(Step("classify-train", ["classify", "train", "--data", str(seed_dir), "-o", model,
-                                                     *train_opts], Path(model) / "config.json"))
-            elif section.get("labels"):
-                # the seed labels cover every ingested dialogue, including ones clean drops
-                seed = folders["ingest"] if "ingest" in stages else _need(previous, name)
-                train = ["classify", "train", "--data", str(seed), "--labels", str(section["labels"]),
-                         "-o", model, *train_opts]
-                steps.append(Step("classify-train", train, Path(model) / "config.json"))
-            opts = options({k: v for k, v in section.items() if k != "model"}, OWN_KEYS["classify"])
-            steps.append(Step(name, ["classify", "predict", str(_need(previous, name)), "-o",
-                                     str(folders[name]), "--model", model, *opts]))
-        elif name == "questions":
-            if "file" not in section:
-                raise ConfigError("[questions] needs `file = \"questions.jsonl\"` (the annotations to import)")
-            out = work / "questions.parquet"
-            steps.append(Step(name, ["questions", "import", str(section["file"]), "--data",
-                                     str(_need(previous, name)), "-o", str(out), *opts]))
-            continue  # questions do not replace the dialogue folder the next stage reads
-        elif name == "release":
-            version = section.get("version")
-            if not version:
-                raise ConfigError("[release] needs `version = \"X.Y.Z\"`")
-            releases = Path(section.get("releases-dir", "release"))
-            name_prefix = section.get("name", "mmrc")
-            q = ["--questions", str(work / "questions.parquet")] if "questions" in stages else []
-            steps.append(Step(name, ["release", "--data", str(_need(previous, name)), *q, *opts],
-                              releases / f"{name_prefix}-v{version}" / "manifest.json"))
+        if name in _SPECIAL:
+            steps += _SPECIAL[name](config, names, work, previous, section, opts)
             continue
-        elif name == "publish":
-            releases = Path((config.get("release") or {}).get("releases-dir", "release"))
-            version = (config.get("release") or {}).get("version")
-            prefix = (config.get("release") or {}).get("name", "mmrc")
-            steps.append(Step(name, ["publish", str(releases / f"{prefix}-v{version}"), *opts]))
-            continue
-        previous = folders[name]
+        source = str(pipe["raw"]) if name == "ingest" else str(_need(previous, name))
+        if name == "classify":
+            steps += _classify_training(names, work, previous, section)
+            opts += ["--model", section.get("model") or str(work / "topic-model")]
+        out = work / stage.folder
+        steps.append(Step(name, [*stage.command, source, "-o", str(out), *opts]))
+        previous = out
     return steps
+
+
+# -- the stages whose input or output is not a parts folder ----------------------------------------
+
+
+def _classify_training(names, work, previous, section) -> list[Step]:
+    model = section.get("model") or str(work / "topic-model")
+    train_opts = options(section.get("train") or {})
+    if section.get("seed"):  # a raw folder of labelled dialogues (inline `topic`), kept out of the release
+        seed_dir = work / "seed"
+        return [Step("ingest-seed", ["ingest", str(section["seed"]), "-o", str(seed_dir)]),
+                Step("classify-train", ["classify", "train", "--data", str(seed_dir), "-o", model, *train_opts],
+                     Path(model) / "config.json")]
+    if section.get("labels"):  # the seed labels cover every ingested dialogue, including ones clean drops
+        seed = work / "ingested" if "ingest" in names else _need(previous, "classify")
+        return [Step("classify-train", ["classify", "train", "--data", str(seed), "--labels", str(section["labels"]),
+                                        "-o", model, *train_opts], Path(model) / "config.json")]
+    return []
+
+
+def _questions(config, names, work, previous, section, opts) -> list[Step]:
+    if "file" not in section:
+        raise ConfigError('[questions] needs `file = "questions.jsonl"` (the annotations to import)')
+    return [Step("questions", ["questions", "import", str(section["file"]), "--data", str(_need(previous, "questions")),
+                               "-o", str(work / "questions.parquet"), *opts])]
+
+
+def _release_folder(config) -> tuple[Path, str]:
+    release = config.get("release") or {}
+    version = release.get("version")
+    if not version:
+        raise ConfigError('[release] needs `version = "X.Y.Z"`')
+    return Path(release.get("releases-dir", "release")) / f"{release.get('name', 'mmrc')}-v{version}", str(version)
+
+
+def _release(config, names, work, previous, section, opts) -> list[Step]:
+    folder, _ = _release_folder(config)
+    q = ["--questions", str(work / "questions.parquet")] if "questions" in names else []
+    return [Step("release", ["release", "--data", str(_need(previous, "release")), *q, *opts],
+                 folder / "manifest.json")]
+
+
+def _publish(config, names, work, previous, section, opts) -> list[Step]:
+    folder, _ = _release_folder(config)
+    return [Step("publish", ["publish", str(folder), *opts])]
+
+
+def _eval(config, names, work, previous, section, opts) -> list[Step]:
+    folder, version = _release_folder(config)
+    release = section.get("release") or str(folder)
+    return [Step("eval", ["eval", "run", release, "--revision", f"v{version}", *opts])]
+
+
+_SPECIAL = {"questions": _questions, "release": _release, "publish": _publish, "eval": _eval}
 
 
 def _need(previous: Path | None, name: str) -> Path:

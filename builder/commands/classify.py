@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from builder.commands.common import executor_options, executor_spec
 from builder.models import MPNET
 
 _dir = click.Path(path_type=Path, file_okay=False)
@@ -83,13 +84,16 @@ def train(data_dir, labels_path, out_dir, embedder, method, compare, folds, seed
 @click.option("--batch-size", default=32, show_default=True, help="Embedding batch size.")
 @_cache_options
 @click.option("--force", is_flag=True, help="Rebuild an output made from another input or config.")
-def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, device, cache_dir, no_cache, force):
+@executor_options
+def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, device, cache_dir, no_cache, force,
+            executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """The stage: add topic, topic_group and topic_scores; write topics.png and counts to the manifest."""
     from builder.classify.stage import ClassifyStage, make_config
     from builder.engine import run_stage
 
     stage = ClassifyStage(make_config(model_dir, embedder, abstain_below, batch_size), _cache(cache_dir, no_cache))
-    manifest = run_stage(stage, input_dir, out_dir, force=force, device=device, log=click.echo)
+    manifest = run_stage(stage, input_dir, out_dir, force=force, device=device, log=click.echo, quiet=quiet,
+                         executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     rows, topics = manifest["rows"], manifest.get("topics", {})
     click.echo(f"classify: {rows['in']} dialogues, {rows['in'] - topics.get('unlabelled', 0)} with a topic, "
                f"{topics.get('unlabelled', 0)} without (abstained or no text) -> {out_dir}")

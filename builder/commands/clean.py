@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from builder.commands.common import executor_options, executor_spec
 from builder.clean.config import (ACTIONS, ALL_ENTITIES, COHERENCE_POLICIES, DEFAULT_ENTITIES,
                                   DEFAULT_TOXICITY_THRESHOLDS, CleanConfig, parse_pairs)
 from builder.errors import ConfigError
@@ -58,11 +59,13 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda or cuda:N.")
 @click.option("--force", is_flag=True, help="Rebuild the output even if it holds a finished run.")
 @click.option("--report", is_flag=True, help="Print the funnel of the output folder (after running, or alone).")
+@executor_options
 def command(input_dir, output_dir, entities, pii_thresholds, action, entity_actions, max_redacted_share,
             coherence, turn_timeout, chunk_chars, redact_model_names, no_pii, no_exif, no_toxicity,
             toxicity_backend,
             toxicity_model, toxicity_checkpoint, toxicity_config, toxicity_thresholds, toxicity_int8,
-            toxicity_batch_size, device, force, report):
+            toxicity_batch_size, device, force, report, executor, workers, address, cpus_per_worker,
+            gpus_per_worker, quiet):
     """Scrub PII, drop toxic dialogues and strip image metadata: INPUT_DIR -> --output.
 
     With --report and no INPUT_DIR, only print the funnel of an existing --output folder.
@@ -97,7 +100,8 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
         toxicity_batch_size=toxicity_batch_size,
     )
     manifest = run_stage(CleanStage(config), input_dir, output_dir, force=force, device=device,
-                         log=lambda m: click.echo(m, err=True))
+                         log=lambda m: click.echo(m, err=True), quiet=quiet,
+                         executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     rows = manifest["rows"]
     click.echo(f"clean: {rows['in']} in, {rows['out']} out ({rows['dropped']} dropped, "
                f"{rows['modified']} modified) -> {output_dir}")

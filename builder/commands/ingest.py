@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from builder.commands.common import print_rows
+from builder.commands.common import executor_options, executor_spec, print_rows
 from builder.ingest import IngestConfig, run_ingest
 from builder.ingest.readers import READERS
 
@@ -32,16 +32,18 @@ from builder.ingest.readers import READERS
 @click.option("--shard-rows", type=int, default=5_000, show_default=True, help="Dialogues per output part.")
 @click.option("--exclude", multiple=True, metavar="GLOB",
               help="Skip log files matching this glob (relative to RAW_DIR); RAW_DIR/.mmrcignore adds more.")
-@click.option("--workers", type=int, default=1, show_default=True,
-              help="Processes reading log files in parallel (output is identical for any value).")
 @click.option("--force", is_flag=True, help="Rebuild even if OUT_DIR holds a finished run.")
+@click.option("--verbose", is_flag=True, help="One line per log file (the manifest lists them all anyway).")
+@executor_options
 def command(raw_dir, out_dir, fmt, min_turns, max_turns, near_dup_threshold, max_message_chars,
-            max_image_pixels, max_image_bytes, user_salt_env, shard_rows, exclude, workers, force):
+            max_image_pixels, max_image_bytes, user_salt_env, shard_rows, exclude, force, verbose,
+            executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """Read chat logs under RAW_DIR into canonical dialogue rows (see raw/README.md)."""
     config = IngestConfig(format=fmt, min_turns=min_turns, max_turns=max_turns,
                           near_dup_threshold=near_dup_threshold, max_message_chars=max_message_chars,
                           max_image_pixels=max_image_pixels, max_image_bytes=max_image_bytes,
                           user_salt_env=user_salt_env, shard_rows=shard_rows)
-    manifest = run_ingest(raw_dir, out_dir, config, exclude=exclude, force=force, workers=workers,
-                          log=click.echo)
+    manifest = run_ingest(raw_dir, out_dir, config, exclude=exclude, force=force, log=click.echo, quiet=quiet,
+                          verbose=verbose,
+                          executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     print_rows("ingest", manifest)

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from builder.commands.common import executor_options, executor_spec
+
 from builder.swap.config import SwapConfig
 
 DEFAULTS = SwapConfig()
@@ -41,8 +43,10 @@ DEFAULTS = SwapConfig()
               help="Inference steps for --image-source diffusion.")
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda or cuda:N.")
 @click.option("--force", is_flag=True, help="Rebuild even if the output folder holds another finished run.")
+@executor_options
 def command(input_dir, output_dir, image_bank, image_source, count, seed, threshold, span_weight, top_k,
-            swaps_per_dialogue, max_candidates, embedder, t2i_model, t2i_steps, device, force):
+            swaps_per_dialogue, max_candidates, embedder, t2i_model, t2i_steps, device, force,
+            executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """Add modality-swap variants: a named thing in a user turn becomes an image.
 
     Originals are kept; each variant is a new dialogue linked by variant_of. The report
@@ -58,7 +62,8 @@ def command(input_dir, output_dir, image_bank, image_source, count, seed, thresh
         t2i_model=str(t2i_model) if t2i_model else None, t2i_steps=t2i_steps,
     )
     stage = SwapStage(input_dir, config)
-    manifest = run_stage(stage, input_dir, output_dir, force=force, device=device, log=click.echo)
+    manifest = run_stage(stage, input_dir, output_dir, force=force, device=device, log=click.echo, quiet=quiet,
+                         executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     report = manifest.get("report", {})
     reasons = ", ".join(f"{k} {v}" for k, v in report.get("reasons", {}).items())
     click.echo(

@@ -11,12 +11,10 @@ signatures and decisions.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import fnmatch
 import hashlib
 import hmac
-import multiprocessing
 import os
 import shutil
 import time
@@ -27,11 +25,14 @@ import polars as pl
 
 from builder import io
 from builder.errors import InputError
+from builder.executors import ExecutorSpec, run_tasks
 from builder.images import ImageStore, carry_images
 from builder.ingest.config import IngestConfig
 from builder.ingest.decide import decide
 from builder.ingest.read_files import Q_SCHEMA, ingest_file
 from builder.ingest.readers import log_files, reader
+from builder.locks import FolderLock
+from builder.progress import Progress
 from builder.records import DIALOGUE_SCHEMA
 
 STAGE, VERSION = "ingest", "1"
@@ -41,7 +42,16 @@ QUARANTINE = "quarantine.parquet"
 
 def run_ingest(raw_dir: Path, out_dir: Path, config: IngestConfig = IngestConfig(), *,
                exclude: tuple[str, ...] = (), force: bool = False, workers: int = 1,
-               log: Callable[[str], None] = lambda m: None) -> dict:
+               executor: ExecutorSpec | None = None, log: Callable[[str], None] = lambda m: None,
+               quiet: bool = False, verbose: bool = False) -> dict:
+    """Ingest ``raw_dir`` into ``out_dir``. ``executor`` runs phase 1 (one task per log file);
+    ``workers > 1`` without one means a process pool. Per-file lines only with ``verbose``."""
+    executor = executor or ExecutorSpec("processes" if workers > 1 else "local", workers)
+    with FolderLock(Path(out_dir)):
+        return _run_ingest(raw_dir, out_dir, config, exclude, force, executor, log, quiet, verbose)
+
+
+def _run_ingest(raw_dir, out_dir, config, exclude, force, executor, log, quiet, verbose) -> dict:
     raw_dir, out_dir = Path(raw_dir), Path(out_dir)
     if not raw_dir.is_dir():
         raise InputError(f"raw folder {raw_dir} does not exist; pass the folder that holds the chat logs")
@@ -62,7 +72,7 @@ def run_ingest(raw_dir: Path, out_dir: Path, config: IngestConfig = IngestConfig
     work = out.path("_work")
     for sub in ("rows", "quarantine"):
         (work / sub).mkdir(parents=True, exist_ok=True)
-    _read_all(files, raw_dir, work, out, config, salt, workers, log)
+    _read_all(files, raw_dir, work, out, config, salt, executor, log, quiet, verbose)
     file_report = [out.shard_info(f"f{i:06d}") for i in range(len(files))]
     t1 = time.perf_counter()
     assign, ledger = decide(work, config)
@@ -87,30 +97,41 @@ def run_ingest(raw_dir: Path, out_dir: Path, config: IngestConfig = IngestConfig
         "models": [], "files": file_report, "skipped_files": skipped, "rows": rows,
         "stats": {"images_stored": _count_images(out.partial), "output_parts": n_out},
         "timings": {"read_s": t1 - t0, "dedup_s": t2 - t1, "write_s": t3 - t2,
-                    "total_s": time.perf_counter() - t0, "workers": workers},
+                    "total_s": time.perf_counter() - t0},
+        "executor": executor.describe(),
     }
     return out.commit(manifest)
 
 
-def _read_all(files, raw_dir, work, out, config, salt, workers, log) -> None:
+class FileReader:
+    """Phase 1 as an executor worker: one task = one log file (index, path)."""
+
+    def __init__(self, raw_dir: Path, work: Path, config: IngestConfig, salt: bytes | None, run_token: str):
+        self.raw_dir, self.work, self.config, self.salt, self.run_token = raw_dir, work, config, salt, run_token
+
+    def setup(self, device: str) -> None:  # nothing heavy to load: readers are plain Python
+        pass
+
+    def __call__(self, task: tuple[int, Path]) -> dict:
+        idx, path = task
+        return ingest_file(idx, path, self.raw_dir, self.work, self.config, self.salt, self.run_token)
+
+
+def _read_all(files, raw_dir, work, out, config, salt, executor, log, quiet, verbose) -> None:
     todo = [(i, p) for i, p in enumerate(files) if not out.shard_done(f"f{i:06d}")]
     run_token = f"{out.partial}:{time.time_ns()}"
+    progress = Progress("ingest", len(files), "files", quiet=quiet)
+    progress.update(len(files) - len(todo))
 
-    def done(idx: int, info: dict) -> None:
-        out.mark_shard(f"f{idx:06d}", info)
-        log(f"ingest: {info['file']}: {info['records']} records ({info['format']}), "
-            f"{info['quarantined']} quarantined")
+    def done(task: tuple[int, Path], info: dict) -> None:
+        out.mark_shard(f"f{task[0]:06d}", info)
+        progress.update(1, note=info["file"])
+        if verbose:
+            log(f"ingest: {info['file']}: {info['records']} records ({info['format']}), "
+                f"{info['quarantined']} quarantined")
 
-    if workers <= 1 or len(todo) <= 1:
-        for idx, path in todo:
-            done(idx, ingest_file(idx, path, raw_dir, work, config, salt, run_token))
-        return
-    # spawn, not fork: polars/numpy thread pools do not survive a fork reliably
-    ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(ingest_file, idx, path, raw_dir, work, config, salt, run_token): idx for idx, path in todo}
-        for fut in cf.as_completed(futures):
-            done(futures[fut], fut.result())
+    run_tasks(executor, FileReader(raw_dir, work, config, salt, run_token), todo, done, "cpu")
+    progress.close(note="")
 
 
 def _write_parts(work: Path, out: io.OutputFolder, assign: pl.DataFrame) -> int:
