@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from builder.commands.common import executor_options, executor_spec
+
 _dir = click.Path(path_type=Path, file_okay=False)
 
 ROLES = {
@@ -88,12 +90,12 @@ def _run_options(fn):
               help="Cache file (default: OUT/cache.sqlite), shared by runs and models.")
 @click.option("-o", "--output", "out_root", type=_dir, default=Path("evals"), show_default=True,
               help="Root folder: results go to OUT/<release>-<tag>/<model>/.")
-@click.option("--quiet", is_flag=True, help="No progress output.")
+@executor_options
 def run(release, revision, backend, model, base_url, api_key_env, judge_backend, judge_model, judge_base_url,
         judge_api_key_env, notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env,
         judge_mode, notes, device, dtype, batch_size, prefix_cache, concurrency, timeout, max_retries,
         max_new_tokens, context_length, overflow, extract, configs, limit, predict_only, rejudge, name,
-        cache_path, out_root, quiet):
+        cache_path, out_root, executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """Evaluate --model on RELEASE (a release folder or a Hub repo id): golden history + question,
     greedy answers, judge, EP/IMP/RP, results.json and samples.jsonl under OUT."""
     from builder.errors import ConfigError
@@ -123,7 +125,8 @@ def run(release, revision, backend, model, base_url, api_key_env, judge_backend,
                         notes=notes, extract=extract, limit=limit, predict_only=predict_only, rejudge=rejudge,
                         name=name)
     doc = run_eval(release, revision, model_spec, out_root, config, judge=judge_spec, notetaker=note_spec,
-                   cache_path=cache_path, quiet=quiet, log=lambda m: click.echo(m, err=True))
+                   cache_path=cache_path, quiet=quiet, log=lambda m: click.echo(m, err=True),
+                   executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     _summary(doc)
 
 

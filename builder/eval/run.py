@@ -24,6 +24,7 @@ from builder.eval import notes as notes_mod
 from builder.eval import prompts, samples as samples_mod, score, source
 from builder.eval.backends import BackendSpec, Group, Reply, Request, make_backend
 from builder.eval.cache import EvalCache, cache_key
+from builder.executors import ExecutorSpec
 from builder.locks import FolderLock
 from builder.progress import Progress
 
@@ -67,9 +68,14 @@ def model_slug(spec: BackendSpec) -> str:
 def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: Path, config: EvalConfig,
              judge: BackendSpec | None = None, notetaker: BackendSpec | None = None,
              cache_path: Path | None = None, quiet: bool = False, log: Callable[[str], None] = lambda m: None,
-             backends: dict | None = None) -> dict:
+             backends: dict | None = None, executor: ExecutorSpec | None = None) -> dict:
     """Evaluate ``model`` on ``release``; returns the results document. ``backends`` may hold
-    ready backend objects under "model" / "judge" / "notetaker" (tests inject transports)."""
+    ready backend objects under "model" / "judge" / "notetaker" (tests inject transports).
+    ``executor`` (processes or ray) spreads the predict phase over workers that each load the
+    model once (transformers backend); the executor is not part of any cache key."""
+    if executor is not None and executor.validate().name != "local" and model.backend != "transformers":
+        raise ConfigError(f"--executor {executor.name} spreads in-process models over workers; the "
+                          f"{model.backend} backend scales with --concurrency instead")
     config.validate(judge is not None or bool(backends and backends.get("judge")))
     if config.notes and notetaker is None and not (backends and backends.get("notetaker")):
         raise ConfigError("--notes needs a notetaker: --notetaker-backend NAME --notetaker-model MODEL")
@@ -86,7 +92,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
             model_backend = backends.get("model") or make_backend(model)
             judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
             note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
-            rows = _predict(ref, model_backend, note_backend, cache, config, quiet, log)
+            rows = _predict(ref, model_backend, note_backend, cache, config, quiet, log, executor, model)
             if judge_backend is not None and not config.predict_only:
                 _judge(rows, judge_backend, cache, config, quiet, log)
             else:
@@ -98,6 +104,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
             boot = {"resamples": config.bootstrap, "seed": config.seed}
             doc = _results(ref, rows, judged, boot, config, model_backend, judge_backend, note_backend)
             manifest = {"stage": "eval", "tool_version": __version__, "release": ref.describe(),
+                        "executor": (executor or ExecutorSpec()).describe(),
                         "config": asdict(config), "cache": {"path": str(cache.path), **cache.counts()},
                         "backend_stats": {"model": model_backend.stats,
                                           "judge": judge_backend.stats if judge_backend else None,
@@ -148,30 +155,78 @@ def _count_questions(ref: source.ReleaseRef, config: EvalConfig, only: set[str] 
     return total
 
 
-def _predict(ref, backend, note_backend, cache, config, quiet, log) -> list[dict]:
+def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=None, spec=None) -> list[dict]:
     only = _selection(ref, config)
     progress = Progress("predict", _count_questions(ref, config, only), "questions", quiet=quiet)
     notetaker = (notes_mod.NoteTaker(note_backend, cache, config.notes_max_new_tokens, config.notes_retries)
                  if note_backend is not None else None)
     rows: list[dict] = []
-    chunk: list = []
-    for dialogue in source.iter_dialogues(ref, config.configs, only):
-        chunk.append(dialogue)
-        if len(chunk) >= config.chunk_dialogues:
-            rows.extend(_predict_chunk(chunk, backend, notetaker, cache, config, progress))
-            chunk = []
-    if chunk:
-        rows.extend(_predict_chunk(chunk, backend, notetaker, cache, config, progress))
+    pending: dict[str, list[dict]] = {}
+
+    def on_reply(key: str, value: dict) -> None:
+        if value["status"] != "backend_error":
+            cache.put("predict", key, value)
+        for row in pending.pop(key):
+            row["prediction"] = value
+            progress.update(1)
+
+    def chunks():
+        chunk: list = []
+        for dialogue in source.iter_dialogues(ref, config.configs, only):
+            chunk.append(dialogue)
+            if len(chunk) >= config.chunk_dialogues:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+
+    def groups_of(chunk) -> list[Group]:
+        chunk_rows, groups = _build_chunk(chunk, backend.identity(), notetaker, cache, config, pending, progress)
+        rows.extend(chunk_rows)
+        return groups
+
+    if executor is None or executor.name == "local":
+        for chunk in chunks():
+            groups = groups_of(chunk)
+            if groups:
+                backend.run(groups, lambda request, reply: on_reply(request.key, reply.to_json()))
+    else:  # one dialogue's questions per task, on worker processes or Ray actors with a model each
+        from builder.executors import run_tasks
+
+        tasks = (group for chunk in chunks() for group in groups_of(chunk))
+        run_tasks(executor, PredictWorker(spec), tasks,
+                  lambda group, replies: [on_reply(key, value) for key, value in replies], spec.device)
+    for row in rows:
+        row.setdefault("prediction", Reply("backend_error", error="the backend returned no reply").to_json())
     progress.close(f"cache hits {cache.hits['predict']}")
     rows.sort(key=lambda r: (CONFIG_ORDER[r["config"]], r["dialogue_id"], r["question_id"]))
     return rows
 
 
-def _predict_chunk(chunk, backend, notetaker, cache, config, progress) -> list[dict]:
+class PredictWorker:
+    """A model backend as an executor worker: loaded once per process or actor (one GPU each with
+    ``--gpus-per-worker 1``), answering one dialogue's questions per task."""
+
+    def __init__(self, spec: BackendSpec):
+        self.spec = spec
+        self.backend = None
+
+    def setup(self, device: str) -> None:
+        self.backend = make_backend(replace(self.spec, device=device))
+        if hasattr(self.backend, "setup"):
+            self.backend.setup()
+
+    def __call__(self, group: Group) -> list[tuple[str, dict]]:
+        replies: list[tuple[str, dict]] = []
+        self.backend.run([group], lambda request, reply: replies.append((request.key, reply.to_json())))
+        return replies
+
+
+def _build_chunk(chunk, ident, notetaker, cache, config, pending, progress) -> tuple[list[dict], list[Group]]:
+    """Sample rows of a chunk of dialogues and the request groups for what the cache lacks."""
     notes = notetaker.take([d for d in chunk if d.questions]) if notetaker else {}
-    ident = backend.identity()
     params = {"max_new_tokens": config.max_new_tokens, "temperature": 0}
-    rows, pending, groups = [], {}, []
+    rows, groups = [], []
     for dialogue in chunk:
         history = prompts.history_messages(dialogue.turns)
         requests = []
@@ -196,20 +251,7 @@ def _predict_chunk(chunk, backend, notetaker, cache, config, progress) -> list[d
                 requests.append(Request(key, messages, config.max_new_tokens))
         if requests:
             groups.append(Group(requests, prefix_len=len(history)))
-
-    def on_reply(request: Request, reply: Reply) -> None:
-        value = reply.to_json()
-        if reply.status != "backend_error":
-            cache.put("predict", request.key, value)
-        for row in pending[request.key]:
-            row["prediction"] = value
-            progress.update(1)
-
-    if groups:
-        backend.run(groups, on_reply)
-    for row in rows:
-        row.setdefault("prediction", Reply("backend_error", error="the backend returned no reply").to_json())
-    return rows
+    return rows, groups
 
 
 def _judge(rows, backend, cache, config, quiet, log) -> None:

@@ -70,6 +70,16 @@ def make_executor(spec: ExecutorSpec) -> Executor:
 
 def run_tasks(spec: ExecutorSpec, worker: Worker, tasks: Iterable, on_done: Callable[[Any, Any], None],
               device: str) -> None:
-    tasks = list(tasks)
-    if tasks:
-        make_executor(spec).run(worker, tasks, on_done, device)
+    """Run ``worker`` over ``tasks`` (a list, or a generator consumed lazily); nothing is set up
+    when there is no task."""
+    stream = iter(tasks)
+    try:
+        first = next(stream)
+    except StopIteration:
+        return
+
+    def chained():
+        yield first
+        yield from stream
+
+    make_executor(spec).run(worker, chained(), on_done, device)

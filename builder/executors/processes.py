@@ -27,19 +27,27 @@ class ProcessExecutor:
         self.spec = spec
 
     def run(self, worker, tasks, on_done, device: str) -> None:
-        if self.spec.workers <= 1 or len(tasks) <= 1:  # a pool of one is the local loop with more overhead
+        """``tasks`` may be a generator: at most two per worker are in flight, so a stream of large
+        tasks (a dialogue with its images) never piles up in memory."""
+        if self.spec.workers <= 1:  # a pool of one is the local loop with more overhead
             worker.setup(device)
             for task in tasks:
                 on_done(task, worker(task))
             return
         ctx = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=min(self.spec.workers, len(tasks)), mp_context=ctx,
+        with cf.ProcessPoolExecutor(max_workers=self.spec.workers, mp_context=ctx,
                                     initializer=_init, initargs=(worker, device)) as pool:
-            futures = [pool.submit(_call, task) for task in tasks]
+            pending: set[cf.Future] = set()
             try:
-                for future in cf.as_completed(futures):
+                for task in tasks:
+                    pending.add(pool.submit(_call, task))
+                    if len(pending) >= 2 * self.spec.workers:
+                        done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                        for future in done:
+                            on_done(*future.result())
+                for future in cf.as_completed(pending):
                     on_done(*future.result())
             except BaseException:
-                for future in futures:
+                for future in pending:
                     future.cancel()
                 raise

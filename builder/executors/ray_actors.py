@@ -67,11 +67,19 @@ class RayExecutor:
             started_here = True
         actor_device = "cuda" if self.spec.gpus_per_worker else device
         remote = ray.remote(num_cpus=self.spec.cpus_per_worker, num_gpus=self.spec.gpus_per_worker)(_Actor)
-        actors = [remote.remote(worker, actor_device) for _ in range(min(self.spec.workers, len(tasks)))]
+        actors = [remote.remote(worker, actor_device) for _ in range(self.spec.workers)]
         try:
             pool = ActorPool(actors)
-            for task, result in pool.map_unordered(lambda actor, t: actor.run.remote(t), tasks):
-                on_done(task, result)
+            in_flight = 0
+            for task in tasks:  # at most two tasks per actor in flight: a generator of tasks stays lazy
+                pool.submit(lambda actor, t: actor.run.remote(t), task)
+                in_flight += 1
+                while in_flight >= 2 * len(actors):
+                    on_done(*pool.get_next_unordered())
+                    in_flight -= 1
+            while in_flight:
+                on_done(*pool.get_next_unordered())
+                in_flight -= 1
         except ray.exceptions.RayActorError as exc:
             raise InputError(f"a Ray worker died ({type(exc).__name__}); the shards it finished are kept: rerun "
                              "the same command to resume") from None

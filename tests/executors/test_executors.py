@@ -156,3 +156,30 @@ def test_a_torn_shard_behind_a_done_marker_is_redone(parts_input, tmp_path):
     (partial / io.PART_FMT.format(0)).write_bytes(b"torn")  # its marker still says done
     assert _clean(parts_input, out).exit_code == 0
     assert _sums(out) == _sums(tmp_path / "reference")
+
+
+def _eval(release, model, out, *extra):
+    return CliRunner().invoke(main, ["eval", "run", str(release), "--revision", "v0.1.0", "--model", str(model),
+                                     "--device", "cpu", "--judge", "none", "--max-new-tokens", "12", "-o", str(out),
+                                     "--quiet", *extra])
+
+
+@pytest.mark.parametrize("executor", ["processes", "ray"])
+def test_eval_predict_on_workers_gives_the_same_answers(executor, eval_release, smoke_model, tmp_path):
+    if executor == "ray":
+        pytest.importorskip("ray", reason="the Ray executor needs the [ray] extra")
+        os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    local = _eval(eval_release, smoke_model, tmp_path / "local")
+    assert local.exit_code == 0, local.output
+    spread = _eval(eval_release, smoke_model, tmp_path / executor, "--executor", executor, "--workers", "2")
+    assert spread.exit_code == 0, spread.output
+    rel = Path("mmrc-v0.1.0") / "smoke-model"
+    for name in ("samples.jsonl", "results.json"):
+        assert (tmp_path / executor / rel / name).read_bytes() == (tmp_path / "local" / rel / name).read_bytes()
+
+
+def test_eval_executor_with_a_served_model_is_refused(eval_release, tmp_path):
+    result = CliRunner().invoke(main, ["eval", "run", str(eval_release), "--backend", "openai", "--base-url",
+                                       "http://127.0.0.1:9/v1", "--model", "m", "--judge", "none", "--executor",
+                                       "processes", "--workers", "2", "-o", str(tmp_path)])
+    assert result.exit_code == 2 and "--concurrency" in result.output
