@@ -61,3 +61,36 @@ def dialogue_text(turns: list[dict]) -> str:
 
 def dialogue_language(turns: list[dict]) -> str | None:
     return detect(dialogue_text(turns))
+
+
+# names and native names people write in "language" fields, beyond lingua's English names
+_EXTRA_NAMES = {"chinese (simplified)": "zh", "chinese (traditional)": "zh", "mandarin": "zh", "cantonese": "zh",
+                "中文": "zh", "简体中文": "zh", "繁體中文": "zh", "english (us)": "en", "english (uk)": "en",
+                "русский": "ru", "español": "es", "français": "fr", "deutsch": "de", "日本語": "ja", "한국어": "ko",
+                "português": "pt", "italiano": "it", "türkçe": "tr", "polski": "pl", "nederlands": "nl",
+                "farsi": "fa", "filipino": "tl", "tagalog": "tl", "bokmal": "nb", "bokmål": "nb",
+                "norwegian": "nb", "nynorsk": "nn", "slovenian": "sl", "ukrainian": "uk", "українська": "uk"}
+
+
+@functools.cache
+def _names() -> dict[str, str]:
+    from lingua import Language
+
+    names = {lang.name.lower(): lang.iso_code_639_1.name.lower() for lang in Language.all()}
+    names.update(_EXTRA_NAMES)
+    return names
+
+
+_CODE_RE = re.compile(r"^([A-Za-z]{2})(?:[-_][A-Za-z0-9]+)*$")
+
+
+def iso_code(value: str | None) -> str | None:
+    """ISO 639-1 from what a log's language field says: "en", "en-US", "English", "русский"...;
+    None when it says nothing recognisable (the caller records the unparsed value)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    match = _CODE_RE.match(text)
+    if match:
+        return match.group(1).lower()
+    return _names().get(text.casefold())

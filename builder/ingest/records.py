@@ -30,15 +30,18 @@ class RawTurn:
 
 @dataclass
 class RawDialogue:
+    """Metadata fields hold what the log had (any JSON type); :func:`normalise` validates them."""
+
     source_id: str
     locator: str  # where in the file: "line 12", "path 3 of tree X", "file"
     turns: list[RawTurn]
-    user_id: str | None = None
-    model: str | None = None
+    user_id: Any = None
+    model: Any = None
     created_at: Any = None
-    language: str | None = None
+    language: Any = None
     topic: str | None = None  # an inline label (native format) for `classify train`
     base_dir: str | None = None  # folder that relative image paths are resolved against
+    repaired_surrogates: int = 0  # lone surrogates replaced by U+FFFD while reading
 
 
 @dataclass

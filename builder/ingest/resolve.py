@@ -17,6 +17,8 @@ from urllib.parse import unquote, urlparse
 from builder.images import ImageInfo, ImageRejected, ImageStore, inspect_image
 from builder.ingest.records import RecordError
 
+MAX_PATH_CHARS = 1024
+MAX_PATH_DEPTH = 64
 DATA_URL = re.compile(r"^data:(?P<mime>[\w/+.-]*)(?P<params>(;[\w=.-]+)*?);base64,(?P<data>.*)$", re.S)
 
 
@@ -60,6 +62,16 @@ class ImageResolver:
     def _resolve_path(self, ref: str, base_dir: Path) -> ImageInfo:
         if "\0" in ref:
             raise RecordError("unsafe_image_path", "image path contains a NUL byte")
+        if len(ref) > MAX_PATH_CHARS or ref.count("/") > MAX_PATH_DEPTH:
+            raise RecordError("unsafe_image_path", f"image path is {len(ref)} characters / {ref.count('/')} folders "
+                                                   f"deep (limits {MAX_PATH_CHARS} / {MAX_PATH_DEPTH})")
+        try:
+            return self._resolve_checked(ref, base_dir)
+        except OSError as exc:  # a name too long for the filesystem, a loop of links, no permission
+            raise RecordError("unreadable_image", f"image path {ref[:200]!r} cannot be read ({exc.strerror})") \
+                from None
+
+    def _resolve_checked(self, ref: str, base_dir: Path) -> ImageInfo:
         if os.path.isabs(ref):
             candidates = [Path(ref)]
         else:  # relative to the log file first, then to the raw folder

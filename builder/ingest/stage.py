@@ -58,7 +58,7 @@ def _run_ingest(raw_dir, out_dir, config, exclude, force, executor, log, quiet, 
     if config.format != "auto":
         reader(config.format)  # unknown names fail before any work
     patterns = tuple(exclude) + _ignore_file(raw_dir)
-    files, skipped = _select(raw_dir, patterns)
+    files, skipped, other_files = _select(raw_dir, patterns)
     salt = _salt(config)
     state = {"stage": STAGE, "stage_version": VERSION, "config": dataclasses.asdict(config),
              "exclude": list(patterns), "input_hash": _raw_hash(raw_dir, files),
@@ -94,7 +94,7 @@ def _run_ingest(raw_dir, out_dir, config, exclude, force, executor, log, quiet, 
         "config": dataclasses.asdict(config), "exclude": list(patterns),
         "input": {"path": str(raw_dir), "content_hash": state["input_hash"]},
         "user_salt": {"env": config.user_salt_env, "set": salt is not None},
-        "models": [], "files": file_report, "skipped_files": skipped, "rows": rows,
+        "models": [], "files": file_report, "skipped_files": skipped, "other_files": other_files, "rows": rows,
         "stats": {"images_stored": _count_images(out.partial), "output_parts": n_out},
         "timings": {"read_s": t1 - t0, "dedup_s": t2 - t1, "write_s": t3 - t2,
                     "total_s": time.perf_counter() - t0},
@@ -173,16 +173,18 @@ def _ignore_file(raw_dir: Path) -> tuple[str, ...]:
                  if line.strip() and not line.startswith("#"))
 
 
-def _select(raw_dir: Path, patterns: tuple[str, ...]) -> tuple[list[Path], list[dict]]:
-    files, skipped = [], []
-    for path in log_files(raw_dir):
+def _select(raw_dir: Path, patterns: tuple[str, ...]) -> tuple[list[Path], list[dict], dict[str, int]]:
+    """Log files to read, every file not read with its reason, and counts of other files."""
+    found, skipped, other = log_files(raw_dir)
+    files = []
+    for path in found:
         rel = path.relative_to(raw_dir).as_posix()
         hit = next((p for p in patterns if fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(rel, p.rstrip("/") + "/*")), None)
         if hit:
             skipped.append({"file": rel, "reason": f"excluded by {hit!r}"})
         else:
             files.append(path)
-    return files, skipped
+    return files, sorted(skipped, key=lambda s: s["file"]), other
 
 
 def _salt(config: IngestConfig) -> bytes | None:
@@ -194,12 +196,12 @@ def _raw_hash(raw_dir: Path, files: list[Path]) -> str:
     """Hash of what ingest reads: every file under the raw folder (symlinks by target name)."""
     h = hashlib.sha256()
     for path in sorted(p for p in raw_dir.rglob("*") if not any(s.startswith(".") for s in p.relative_to(raw_dir).parts)):
-        rel = path.relative_to(raw_dir).as_posix()
+        rel = os.fsencode(path.relative_to(raw_dir).as_posix())  # names need not be valid UTF-8
         if path.is_symlink():
-            h.update(f"{rel}\0->{os.readlink(path)}\n".encode())
+            h.update(rel + b"\0->" + os.fsencode(os.readlink(path)) + b"\n")
         elif path.is_file():
-            h.update(f"{rel}\0{io.sha256_file(path)}\n".encode())
-    h.update(("\n".join(p.relative_to(raw_dir).as_posix() for p in files)).encode())
+            h.update(rel + b"\0" + io.sha256_file(path).encode() + b"\n")
+    h.update(b"\n".join(os.fsencode(p.relative_to(raw_dir).as_posix()) for p in files))
     return h.hexdigest()
 
 

@@ -75,7 +75,7 @@ def test_metadata_normalised(ingested):
     assert native["user_id"] and native["user_id"] != "alice" and len(native["user_id"]) == 32
     export = df.filter(pl.col("source_id") == "c-0").row(0, named=True)
     assert export["created_at"].isoformat() == "2024-05-01T06:00:00+00:00"  # converted to UTC
-    assert export["model"] == "vicuna-13b" and export["language"] is None  # "English" is not ISO 639-1
+    assert export["model"] == "vicuna-13b" and export["language"] == "en"  # "English" mapped to ISO 639-1
     assert df.filter(pl.col("source_id") == "o-1")["created_at"].is_not_null().all()  # epoch seconds
 
 

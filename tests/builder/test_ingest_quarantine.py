@@ -86,8 +86,10 @@ def test_exclude_and_ignore_file(tmp_path):
     (raw / ".mmrcignore").write_text("# not logs\nsharegpt/*\n")
     run(raw, tmp_path / "out", "--exclude", "chat_export/*")
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    skipped = {s["file"] for s in manifest["skipped_files"]}
-    assert skipped == {"sharegpt/share.json", "chat_export/conv-0.json", "chat_export/conv-1.json"}
+    skipped = {s["file"]: s["reason"] for s in manifest["skipped_files"]}
+    excluded = {f for f, reason in skipped.items() if reason.startswith("excluded by")}
+    assert excluded == {"sharegpt/share.json", "chat_export/conv-0.json", "chat_export/conv-1.json"}
+    assert skipped["images/escape.png"].startswith("symlink")  # listed, not followed
     assert "c-0" not in set(pl.read_parquet(tmp_path / "out" / "part-00000.parquet")["source_id"])
 
 

@@ -26,7 +26,9 @@ def test_sample_matches_answer_key(tmp_path):
         expected["expected_quarantined"]
     assert {k.split(":", 1)[1]: v for k, v in reasons.items() if k.startswith("dropped:")} == \
         expected["expected_dropped"]
-    assert {s["file"] for s in manifest["skipped_files"]} == {"expected.json", "questions.jsonl"}
+    skipped = {s["file"]: s["reason"] for s in manifest["skipped_files"]}
+    assert {f for f, r in skipped.items() if r.startswith("excluded by")} == {"expected.json", "questions.jsonl"}
+    assert {f for f, r in skipped.items() if r.startswith("symlink")} == {"images/holiday-snapshot.jpg"}
     labels = pl.read_csv(SAMPLE / "labels" / "topics.csv")
     kept = pl.read_parquet(tmp_path / "out" / "part-00000.parquet")
     assert set(labels["source_id"]) == set(kept["source_id"])

@@ -6,7 +6,9 @@ A reader module has ``matches(obj) -> bool`` and ``parse(obj, locator) -> list``
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 from pathlib import Path
 from typing import Iterator
 
@@ -23,9 +25,12 @@ READERS = {
 }
 # Detection order: the most specific shapes first (chat_export also has "messages").
 DETECT_ORDER = ("oasst", "chat_export", "sharegpt", "native", "openai")
-LOG_SUFFIXES = (".jsonl", ".json")
 DETECT_LINES = 50
 EXCERPT = 300
+MAX_RECORD_BYTES = 256 << 20  # one JSONL line or one .json file
+IGNORE_NAME = ".mmrcignore"
+# fields that hold a user's identity in the supported formats: never written un-hashed
+USER_ID_KEYS = ("user_id", "user", "hashed_ip", "userId", "user_name", "username", "author", "email")
 
 
 def reader(name: str):
@@ -42,39 +47,121 @@ def detect(obj) -> str | None:
 
 
 def _decode(raw: bytes, locator: str) -> object | Quarantined:
+    """A parsed record, or why it cannot be one. Lone surrogates (``"\\ud800"``, half an emoji in
+    a broken export) are repaired to U+FFFD and counted, so every later hash and write is valid."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return Quarantined(locator, "invalid_utf8", f"not valid UTF-8 ({exc.reason} at byte {exc.start})",
                            excerpt=raw[:EXCERPT].decode("utf-8", "replace"))
     try:
-        return json.loads(text)
+        obj = json.loads(text)
     except json.JSONDecodeError as exc:
         return Quarantined(locator, "malformed_json", f"invalid JSON: {exc.msg} at column {exc.colno}",
-                           excerpt=text[:EXCERPT])
+                           excerpt=safe_text(text[:EXCERPT]))
+    except RecursionError:
+        return Quarantined(locator, "json_too_deep", "JSON nested too deeply to read (thousands of levels)",
+                           excerpt=safe_text(text[:80]))
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        return Quarantined(locator, "malformed_json", f"JSON value cannot be read: {str(exc)[:120]}",
+                           excerpt=safe_text(text[:EXCERPT]))
+    if "\\ud" in text.lower():
+        obj, repaired = repair_surrogates(obj)
+        if repaired:
+            return Repaired(obj, repaired)
+    return obj
 
 
-def _records(path: Path) -> Iterator[tuple[str, object]]:
+class Repaired:
+    """A parsed record in which ``count`` lone surrogates were replaced by U+FFFD."""
+
+    def __init__(self, obj, count: int):
+        self.obj, self.count = obj, count
+
+
+def safe_text(text: str) -> str:
+    """``text`` with lone surrogates replaced: writable as UTF-8 anywhere."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def repair_surrogates(obj) -> tuple[object, int]:
+    """Replace lone surrogates in every string of a parsed JSON value (iteratively: no recursion)."""
+    count = 0
+
+    def fix(value):
+        nonlocal count
+        if isinstance(value, str):
+            clean = safe_text(value)
+            count += sum(1 for a, b in zip(value, clean) if a != b)
+            return clean
+        return value
+
+    root = [obj]
+    stack = [(root, 0)]
+    while stack:
+        container, key = stack.pop()
+        value = container[key]
+        if isinstance(value, dict):
+            new = {fix(k): v for k, v in value.items()}
+            container[key] = new
+            stack.extend((new, k) for k in new)
+        elif isinstance(value, list):
+            stack.extend((value, i) for i in range(len(value)))
+        else:
+            container[key] = fix(value)
+    return root[0], count
+
+
+def _lines(path: Path, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """(line number, bytes) of a JSONL file (gzip when it ends in .gz); a line longer than
+    ``limit`` bytes is yielded as None without ever being held whole in memory."""
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    with opener(path, "rb") as fh:
+        number = 0
+        while True:
+            chunk = fh.readline(limit + 1)
+            if not chunk:
+                return
+            number += 1
+            if len(chunk) > limit and not chunk.endswith(b"\n"):
+                while chunk and not chunk.endswith(b"\n"):  # skip the rest of the overlong line
+                    chunk = fh.readline(1 << 20)
+                yield number, None
+                continue
+            yield number, chunk
+
+
+def _records(path: Path, limit: int = MAX_RECORD_BYTES) -> Iterator[tuple[str, object]]:
     """(locator, parsed object or Quarantined) for every record of a log file."""
-    if path.suffix == ".jsonl":
-        with open(path, "rb") as fh:
-            for line_no, raw in enumerate(fh, start=1):
-                if raw.strip():
-                    yield f"line {line_no}", _decode(raw.rstrip(b"\r\n"), f"line {line_no}")
+    if jsonl_like(path):
+        for line_no, raw in _lines(path, limit):
+            locator = f"line {line_no}"
+            if raw is None:
+                yield locator, Quarantined(locator, "record_too_large", f"line is longer than {limit} bytes")
+            elif raw.strip():
+                yield locator, _decode(raw.rstrip(b"\r\n"), locator)
+        return
+    size = path.stat().st_size
+    if size > limit:
+        yield "file", Quarantined("file", "record_too_large", f"JSON file is {size} bytes (limit {limit}); "
+                                                              "split it or write JSONL")
         return
     parsed = _decode(path.read_bytes(), "file")
+    count = 0
+    if isinstance(parsed, Repaired):
+        parsed, count = parsed.obj, parsed.count
     if isinstance(parsed, list):
         for i, item in enumerate(parsed):
-            yield f"item {i}", item
+            yield f"item {i}", Repaired(item, count) if count else item
     else:
-        yield "file", parsed
+        yield "file", Repaired(parsed, count) if count else parsed
 
 
 def detect_file(path: Path) -> str | None:
     for seen, (_, obj) in enumerate(_records(path)):
         if seen >= DETECT_LINES:
             break
-        name = detect(obj)
+        name = detect(obj.obj if isinstance(obj, Repaired) else obj)
         if name:
             return name
     return None
@@ -90,6 +177,9 @@ def iter_file(path: Path, name: str | None) -> Iterator[RawDialogue | Quarantine
     (from :func:`resolve_format`; None quarantines every record as ``unknown_format``)."""
     module = reader(name) if name else None
     for locator, obj in _records(path):
+        repaired = 0
+        if isinstance(obj, Repaired):
+            obj, repaired = obj.obj, obj.count
         if isinstance(obj, Quarantined):
             yield obj
             continue
@@ -103,24 +193,99 @@ def iter_file(path: Path, name: str | None) -> Iterator[RawDialogue | Quarantine
                               excerpt=_excerpt(obj))
             continue
         try:
-            yield from module.parse(obj, locator)
+            for item in module.parse(obj, locator):
+                if repaired and isinstance(item, RawDialogue):
+                    item.repaired_surrogates = repaired
+                yield item
         except RecordError as exc:
             source_id = obj.get("id", obj.get("source_id"))
-            yield Quarantined(locator, exc.reason, str(exc), str(source_id) if source_id is not None else None,
-                              _excerpt(obj))
+            yield Quarantined(locator, exc.reason, str(exc), _short_id(source_id), _excerpt(obj))
+        except RecursionError:
+            yield Quarantined(locator, "json_too_deep", "record nested too deeply to read", _short_id(obj.get("id")))
+
+
+def _short_id(value) -> str | None:
+    return safe_text(str(value))[:200] if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+
+
+def _scrub(obj):
+    """The record without its user-id fields (their values are never written un-hashed)."""
+    if not isinstance(obj, dict):
+        return obj
+    out = {k: ("<user id withheld>" if k in USER_ID_KEYS else v) for k, v in obj.items()}
+    if isinstance(out.get("metadata"), dict):
+        out["metadata"] = {k: ("<user id withheld>" if k in USER_ID_KEYS else v) for k, v in out["metadata"].items()}
+    return out
 
 
 def _excerpt(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False)[:EXCERPT]
+    try:
+        return safe_text(json.dumps(_scrub(obj), ensure_ascii=False)[:EXCERPT])
+    except (RecursionError, ValueError):
+        return "(record too deeply nested to show)"
 
 
-def log_files(root: Path) -> list[Path]:
-    """Log files under ``root`` in a stable order; symlinked files/folders are not followed."""
-    out = []
-    for path in sorted(root.rglob("*")):
-        if path.suffix in LOG_SUFFIXES and path.is_file() and not path.is_symlink():
-            rel = path.relative_to(root)
-            if any(part.startswith(".") for part in rel.parts):
-                continue
-            out.append(path)
-    return out
+def jsonl_like(path: Path) -> bool:
+    name = path.name.lower().removesuffix(".gz")
+    return name.endswith((".jsonl", ".ndjson"))
+
+
+def readable(path: Path) -> bool:
+    """A log file ingest reads: .jsonl/.ndjson (optionally .gz) or .json, in any letter case."""
+    name = path.name.lower()
+    return jsonl_like(path) or name.endswith(".json")
+
+
+def log_files(root: Path) -> tuple[list[Path], list[dict], dict[str, int]]:
+    """(log files in a stable order, files not read with the reason, counts of other files by suffix).
+
+    Symlinked files and folders are not followed, hidden files and folders are skipped, a file
+    name that is not valid UTF-8 is skipped: each is listed, none is dropped silently. Other
+    files (images the logs refer to, READMEs) are counted by suffix.
+    """
+    files: list[Path] = []
+    skipped: list[dict] = []
+    other: dict[str, int] = {}
+    stack = [Path(root)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: os.fsencode(e.name))
+        except OSError as exc:
+            skipped.append({"file": _display(Path(folder), root), "reason": f"folder not readable ({exc.strerror})"})
+            continue
+        subfolders = []
+        for entry in entries:
+            path = Path(entry.path)
+            rel = _display(path, root)
+            if not _utf8(entry.name):
+                skipped.append({"file": rel, "reason": "name is not valid UTF-8; rename it"})
+            elif entry.is_symlink():
+                skipped.append({"file": rel, "reason": "symlink (not followed: it could point outside the raw folder)"})
+            elif entry.name.startswith("."):
+                if entry.name != IGNORE_NAME:
+                    skipped.append({"file": rel, "reason": "hidden " + ("folder" if entry.is_dir() else "file")})
+            elif entry.is_dir():
+                subfolders.append(path)
+            elif entry.is_file() and readable(path):
+                files.append(path)
+            elif entry.is_file():
+                suffix = "".join(path.suffixes[-2:]).lower() or "(none)"
+                other[suffix] = other.get(suffix, 0) + 1
+        stack.extend(reversed(subfolders))
+    files.sort(key=lambda p: p.relative_to(root).as_posix())
+    skipped.sort(key=lambda s: s["file"])
+    return files, skipped, dict(sorted(other.items()))
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:  # undecodable bytes arrive as surrogate escapes
+        return False
+
+
+def _display(path: Path, root: Path) -> str:
+    rel = os.fsencode(str(Path(path).relative_to(root)))
+    return rel.decode("utf-8", "backslashreplace")

@@ -28,7 +28,7 @@ def opt_id(value: Any) -> str | None:
         return None
     if isinstance(value, (str, int)) and not isinstance(value, bool):
         return str(value)
-    raise RecordError("invalid_record", f"id {value!r} must be a string or integer")
+    raise RecordError("invalid_record", f"an id must be a string or integer, not {type(value).__name__}")
 
 
 def openai_content(content: Any, where: str) -> tuple[str, list[ImageSpec]]:

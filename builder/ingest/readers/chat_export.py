@@ -29,9 +29,9 @@ def parse(obj: dict, locator: str) -> list[RawDialogue]:
             source_id=opt_id(obj.get("id", obj.get("conversation_hash"))) or locator,
             locator=locator,
             turns=parse_messages(messages, locator),
-            user_id=opt_id(meta.get("user_id", obj.get("hashed_ip"))),
-            model=model if isinstance(model, str) else None,
+            user_id=meta.get("user_id", obj.get("hashed_ip")),
+            model=model,
             created_at=meta.get("timestamp", obj.get("timestamp")),
-            language=language if isinstance(language, str) else None,
+            language=language,
         )
     ]

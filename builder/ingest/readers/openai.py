@@ -31,9 +31,9 @@ def parse(obj: dict, locator: str) -> list[RawDialogue]:
             source_id=opt_id(obj.get("id")) or locator,
             locator=locator,
             turns=parse_messages(require_list(obj, "messages", locator), locator),
-            user_id=opt_id(user),
-            model=require_str(obj, "model", locator, optional=True),
+            user_id=user,
+            model=obj.get("model"),
             created_at=obj.get("created_at", obj.get("created")),
-            language=require_str(obj, "language", locator, optional=True),
+            language=obj.get("language"),
         )
     ]

@@ -48,9 +48,9 @@ def parse(obj: dict, locator: str) -> list[RawDialogue]:
             source_id=opt_id(obj.get("id")) or locator,
             locator=locator,
             turns=turns,
-            user_id=opt_id(obj.get("user_id")),
-            model=require_str(obj, "model", locator, optional=True),
+            user_id=obj.get("user_id"),
+            model=obj.get("model"),
             created_at=obj.get("created_at"),
-            language=require_str(obj, "language", locator, optional=True),
+            language=obj.get("language"),
         )
     ]
