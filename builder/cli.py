@@ -6,7 +6,9 @@ command or group). Domain errors become one-line messages here, at the boundary.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 
 import click
 
@@ -18,8 +20,15 @@ from builder.errors import MMRCError
 COMMAND_MODULES = stages.command_modules()
 
 
+# Errors of the machine, not of the code: a full disk, no permission, a read-only mount.
+ENVIRONMENT_ERRNOS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+                      errno.EACCES: "permission denied", errno.EPERM: "operation not permitted",
+                      errno.EROFS: "read-only file system"}
+
+
 class MMRCGroup(click.Group):
-    """Turns :class:`MMRCError` into ``Error: <message>`` and its exit code, no traceback."""
+    """Turns :class:`MMRCError` into ``Error: <message>`` and its exit code, no traceback; a full
+    disk or a permission problem becomes one line naming the path."""
 
     def invoke(self, ctx):
         try:
@@ -27,6 +36,14 @@ class MMRCGroup(click.Group):
         except MMRCError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except OSError as exc:
+            if exc.errno not in ENVIRONMENT_ERRNOS:
+                raise
+            where = exc.filename or "a file"
+            hint = (f"free space there (df -h {os.path.dirname(os.path.abspath(where))}) and rerun: finished shards "
+                    "are kept" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "fix the permissions and rerun")
+            click.echo(f"Error: {ENVIRONMENT_ERRNOS[exc.errno]} writing or reading {where}; {hint}", err=True)
+            ctx.exit(3)
 
     def list_commands(self, ctx):
         return [name for name in COMMAND_MODULES if name in self.commands]  # pipeline order

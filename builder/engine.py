@@ -167,7 +167,7 @@ def run_stage(
         "config": config,
         "input_hash": in_manifest.get("output_hash"),
     }
-    out = io.OutputFolder(output_dir, state, force=force)
+    out = io.OutputFolder(output_dir, state, force=force, inputs=[input_dir])
     with FolderLock(output_dir):
         if (finished := out.finished_manifest()) is not None:
             log(f"{stage.name}: {output_dir} is up to date")

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import polars as pl
 
 from builder import __version__
-from builder.errors import InputError, OutputExistsError
+from builder.errors import ConfigError, InputError, OutputExistsError
 from builder.records import LEDGER_SCHEMA, conform
 
 SUCCESS = "_SUCCESS"
@@ -144,11 +144,12 @@ class OutputFolder:
     state resumes (finished shards are kept), a rerun with another state starts over.
     """
 
-    def __init__(self, target: Path, state: dict, force: bool = False):
+    def __init__(self, target: Path, state: dict, force: bool = False, inputs: Iterable[Path] = ()):
         self.target = Path(target)
         self.state = state
         self.partial = self.target.parent / f".{self.target.name}.partial"
         self.force = force
+        check_target(self.target, inputs)
 
     # -- lifecycle ---------------------------------------------------------
     def finished_manifest(self) -> dict | None:
@@ -163,6 +164,11 @@ class OutputFolder:
         return manifest if manifest.get("state_hash") == sha256_json(self.state) else None
 
     def open(self) -> "OutputFolder":
+        if self.force and self.target.exists() and not is_tool_output(self.target):
+            raise OutputExistsError(
+                f"{self.target} is not a folder mmrc-build wrote (no stage manifest.json in it); --force only "
+                "replaces this tool's own outputs: choose another -o or remove that folder yourself"
+            )
         if self.target.exists() and not self.force:
             if (self.target / SUCCESS).exists():
                 raise OutputExistsError(
@@ -226,6 +232,32 @@ class OutputFolder:
         else:
             os.replace(self.partial, self.target)
         return manifest
+
+
+def is_tool_output(folder: Path) -> bool:
+    """A folder this tool wrote (a stage manifest in it), or an empty one: what --force may replace."""
+    folder = Path(folder)
+    if not folder.is_dir() or folder.is_symlink():
+        return False
+    if not any(folder.iterdir()):
+        return True
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and isinstance(manifest.get("stage"), str) and "state_hash" in manifest
+
+
+def check_target(target: Path, inputs: Iterable[Path]) -> None:
+    """An output folder must not be an input of the same run, hold one, or sit inside one."""
+    out = Path(os.path.abspath(target))
+    for source in inputs:
+        src = Path(os.path.abspath(source))
+        if out == src or src.is_relative_to(out):
+            raise ConfigError(f"output folder {target} is (or contains) the input {source}; choose another -o")
+        if out.is_relative_to(src):
+            raise ConfigError(f"output folder {target} is inside the input folder {source}; choose a folder "
+                              "outside it")
 
 
 def ledger_counts(ledger: pl.DataFrame, stage: str) -> dict:

@@ -63,7 +63,7 @@ def _run_ingest(raw_dir, out_dir, config, exclude, force, executor, log, quiet, 
     state = {"stage": STAGE, "stage_version": VERSION, "config": dataclasses.asdict(config),
              "exclude": list(patterns), "input_hash": _raw_hash(raw_dir, files),
              "salt": hmac.new(salt, b"mmrc-salt-fingerprint", "sha256").hexdigest() if salt else None}
-    out = io.OutputFolder(out_dir, state, force=force)
+    out = io.OutputFolder(out_dir, state, force=force, inputs=[raw_dir])
     if (finished := out.finished_manifest()) is not None:
         log(f"ingest: {out_dir} is up to date")
         return finished

@@ -125,10 +125,19 @@ def publish(folder: Path, config: PublishConfig) -> dict:
                        repo_type=REPO_TYPE)
     except HfHubHTTPError as exc:
         raise _hub_error(exc, secret, config.repo_id) from None
-    except ValueError as exc:  # huggingface_hub's answer to a card the Hub rejects
+    except ValueError as exc:  # huggingface_hub's answer to a card the Hub rejects, or a body that is not JSON
         if "Invalid metadata in README.md" not in str(exc):
-            raise
+            raise InputError(f"the Hub at {api.endpoint} answered something that is not the Hub API "
+                             f"({type(exc).__name__}); check HF_ENDPOINT / --endpoint, then rerun") from None
         reasons = " ".join(str(exc).split("\n")[1:]) or str(exc)
         raise ValidationError(f"the Hub rejected the dataset card of {folder}: {reasons}; fix "
                               "builder/release/card.py and build a new version") from None
+    except (OSError, ConnectionError) as exc:
+        raise InputError(f"cannot reach the Hub at {api.endpoint} ({type(exc).__name__}); check your connection "
+                         "and HF_ENDPOINT, then rerun (publishing is safe to repeat)") from None
+    except Exception as exc:  # noqa: BLE001 - the HTTP stack's transport errors are not OSErrors
+        if type(exc).__module__.split(".")[0] not in ("httpx", "httpx2", "httpcore", "requests", "urllib3"):
+            raise
+        raise InputError(f"cannot reach the Hub at {api.endpoint} ({type(exc).__name__}); check your connection "
+                         "and HF_ENDPOINT, then rerun (publishing is safe to repeat)") from None
     return {**plan, "status": "published", "commit": commit.oid}

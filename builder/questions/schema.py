@@ -44,6 +44,17 @@ def read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
     kind = READERS.get(path.suffix.lower())
     if kind is None:
         raise InputError(f"unknown questions file type {path.suffix!r}; available: {', '.join(sorted(READERS))}")
+    try:
+        return _read(path, kind)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason}); save the annotations as "
+                         "UTF-8 CSV or JSONL") from None
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"{path} cannot be read as {kind} ({type(exc).__name__}); pass a CSV, JSONL or the "
+                         "Parquet that `questions import` wrote") from None
+
+
+def _read(path: Path, kind: str) -> list[tuple[int, dict[str, Any]]]:
     if kind == "parquet":  # an already imported file: row numbers count from 1
         return list(enumerate(pl.read_parquet(path).to_dicts(), start=1))
     if kind == "csv":
@@ -58,7 +69,12 @@ def read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{number}: not valid JSON ({exc.msg}); fix the line and rerun") from exc
+                raise InputError(f"{path}:{number}: not valid JSON ({exc.msg}); fix the line and rerun") from None
+            except RecursionError:
+                raise InputError(f"{path}:{number}: JSON nested too deeply; fix the line and rerun") from None
+            except ValueError as exc:  # e.g. an integer of more than 4300 digits
+                raise InputError(f"{path}:{number}: a JSON value cannot be read ({str(exc)[:100]}); fix the line "
+                                 "and rerun") from None
             if not isinstance(obj, dict):
                 raise InputError(f"{path}:{number}: each line must be a JSON object; fix the line and rerun")
             if isinstance(obj.get("questions"), list):  # an exported task: one dialogue, many slots
