@@ -76,7 +76,9 @@ def ingest_file(idx: int, path: Path, raw_dir: Path, work: Path, config: IngestC
         _spill(rows, work / "rows" / f"f{idx:06d}-{chunk:05d}.parquet")
     io.write_parquet_atomic(pl.DataFrame(quarantined, schema=Q_SCHEMA, orient="row"),
                             work / "quarantine" / f"f{idx:06d}.parquet")
-    return {"file": rel, "format": name or "unknown", "records": records, "quarantined": len(quarantined)}
+    outputs = sorted((work / "rows").glob(f"f{idx:06d}-*.parquet")) + [work / "quarantine" / f"f{idx:06d}.parquet"]
+    return {"file": rel, "format": name or "unknown", "records": records, "quarantined": len(quarantined),
+            "outputs": {p.relative_to(work).as_posix(): io.sha256_file(p) for p in outputs}}
 
 
 def _spill(rows: list[dict], path: Path) -> None:

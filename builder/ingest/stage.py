@@ -73,7 +73,8 @@ def _run_ingest(raw_dir, out_dir, config, exclude, force, executor, log, quiet, 
     for sub in ("rows", "quarantine"):
         (work / sub).mkdir(parents=True, exist_ok=True)
     _read_all(files, raw_dir, work, out, config, salt, executor, log, quiet, verbose)
-    file_report = [out.shard_info(f"f{i:06d}") for i in range(len(files))]
+    file_report = [{k: v for k, v in out.shard_info(f"f{i:06d}").items() if k != "outputs"}
+                   for i in range(len(files))]
     t1 = time.perf_counter()
     assign, ledger = decide(work, config)
     t2 = time.perf_counter()
@@ -117,8 +118,19 @@ class FileReader:
         return ingest_file(idx, path, self.raw_dir, self.work, self.config, self.salt, self.run_token)
 
 
+def _verified(out: io.OutputFolder, key: str, work: Path) -> bool:
+    """A file shard counts as read only if every file its marker lists is there with those bytes."""
+    if not out.shard_done(key):
+        return False
+    try:
+        outputs = out.shard_info(key).get("outputs")
+        return outputs is not None and all(io.sha256_file(work / rel) == sha for rel, sha in outputs.items())
+    except (OSError, ValueError):
+        return False
+
+
 def _read_all(files, raw_dir, work, out, config, salt, executor, log, quiet, verbose) -> None:
-    todo = [(i, p) for i, p in enumerate(files) if not out.shard_done(f"f{i:06d}")]
+    todo = [(i, p) for i, p in enumerate(files) if not _verified(out, f"f{i:06d}", work)]
     run_token = f"{out.partial}:{time.time_ns()}"
     progress = Progress("ingest", len(files), "files", quiet=quiet)
     progress.update(len(files) - len(todo))
@@ -150,13 +162,13 @@ def _write_parts(work: Path, out: io.OutputFolder, assign: pl.DataFrame) -> int:
         out.mark_shard("bucketed")
     src, dst = ImageStore(work), ImageStore(out.partial)
     for shard in range(n_out):
-        key = f"out{shard:05d}"
-        if out.shard_done(key):
+        key, part = f"out{shard:05d}", out.path(io.PART_FMT.format(shard))
+        if out.shard_done(key) and part.exists() and out.shard_info(key).get("sha256") == io.sha256_file(part):
             continue
         df = pl.read_parquet(sorted((buckets / f"{shard:05d}").glob("*.parquet")))
-        io.write_dialogues(df, out.path(io.PART_FMT.format(shard)))
+        io.write_dialogues(df, part)
         carry_images(df, src, dst)
-        out.mark_shard(key, {"rows": df.height})
+        out.mark_shard(key, {"rows": df.height, "sha256": io.sha256_file(part)})
     return n_out
 
 
