@@ -8,11 +8,13 @@ from builder.errors import ConfigError
 
 # Entities scrubbed by default. LOCATION from NER (cities, countries) is *not* personal
 # data on its own; STREET_ADDRESS (a pattern recognizer of ours) is.
+# ZIP_CODE, US_DRIVER_LICENSE and ID_NUMBER (applicant, student, passport... numbers named
+# as such) are recognizers of ours (builder/clean/numbers.py).
 DEFAULT_ENTITIES = (
     "PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS",
-    "US_SSN", "STREET_ADDRESS", "URL",
+    "US_SSN", "STREET_ADDRESS", "ZIP_CODE", "US_DRIVER_LICENSE", "ID_NUMBER", "URL",
 )
-OPTIONAL_ENTITIES = ("LOCATION", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "CRYPTO", "MAC_ADDRESS")
+OPTIONAL_ENTITIES = ("LOCATION", "US_PASSPORT", "US_BANK_NUMBER", "CRYPTO", "MAC_ADDRESS")
 ALL_ENTITIES = DEFAULT_ENTITIES + OPTIONAL_ENTITIES
 
 # Minimum Presidio score per entity; anything unnamed uses DEFAULT_THRESHOLD. Phone numbers

@@ -12,6 +12,8 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
+
 # Well-known people a chat is likely to discuss; mentioning them discloses nothing personal.
 PUBLIC_FIGURES = frozenset(n.lower() for n in """
 Einstein|Albert Einstein|Newton|Isaac Newton|Darwin|Charles Darwin|Shakespeare|William Shakespeare|Mozart|
@@ -30,7 +32,30 @@ Hemingway|Ernest Hemingway|Jane Austen|Tolstoy|Leo Tolstoy|Dostoevsky|Homer|Dant
 Kepler|Pythagoras|Euclid|Archimedes|Hitler|Adolf Hitler|Stalin|Mao|Mao Zedong|Lenin|Genghis Khan|
 Alexander the Great|Frida Kahlo|Monet|Claude Monet|Rembrandt|Dali|Salvador Dali|Warhol|Andy Warhol|
 Spielberg|Steven Spielberg|Tarantino|Quentin Tarantino|Christopher Nolan|Tom Hanks|Leonardo DiCaprio|
-Brad Pitt|Meryl Streep|Oprah|Oprah Winfrey|Sam Altman|Linus Torvalds|Guido van Rossum
+Brad Pitt|Meryl Streep|Oprah|Oprah Winfrey|Sam Altman|Linus Torvalds|Guido van Rossum|
+Goku|Son Goku|Vegeta|Naruto|Sasuke|Luffy|Pikachu|Ash Ketchum|Zelda|Sonic|Shaggy|Scooby-Doo|Scooby|
+Homer Simpson|Bart Simpson|Lisa Simpson|SpongeBob|Patrick Star|Shrek|Anna and Elsa|Simba|
+Darth Vader|Luke Skywalker|Yoda|Han Solo|Hermione|Hermione Granger|Ron Weasley|Voldemort|Dumbledore|Snape|
+Gollum|Aragorn|Legolas|Bilbo|Bilbo Baggins|Frodo Baggins|Sauron|Tony Stark|Iron Man|Captain America|Loki|
+Hulk|Wonder Woman|Joker|Deadpool|Wolverine|Peter Parker|Bruce Wayne|Clark Kent|Sherlock|Dr. Watson|
+James Bond|Indiana Jones|Rambo|Dracula|Frankenstein|Romeo and Juliet|Hamlet|Macbeth|Othello|Don Quixote|
+Odysseus|Achilles|Hercules|Zeus|Apollo|Athena|Poseidon|Hades|Odin|Santa|Santa Claus|Moses|
+Goliath|Virgin Mary|Allah|God|Lord Krishna|Vishnu|Ganesha|Gustav Vasa|Gustavus Adolphus|
+Louis XIV|Henry VIII|Elizabeth II|Queen Victoria|Charlemagne|Tutankhamun|Ramses|Attila|Saladin|Nero|
+Augustus|Constantine|Justinian|Peter the Great|Catherine the Great|Ivan the Terrible|Bismarck|Lenin|Trotsky|
+Kim Jong Un|Modi|Narendra Modi|Zelensky|Volodymyr Zelensky|Erdogan|Netanyahu|Kamala Harris|Hillary Clinton|
+Bill Clinton|Ronald Reagan|Reagan|JFK|John F. Kennedy|Kennedy|Thatcher|Margaret Thatcher|Boris Johnson|
+Rishi Sunak|Justin Trudeau|Jacinda Ardern|Greta Thunberg|Malala|Mother Teresa|Dalai Lama|Pope Francis|
+Kanye West|Kanye|Eminem|Snoop Dogg|Billie Eilish|Ed Sheeran|Justin Bieber|Ariana Grande|Selena Gomez|
+Kim Kardashian|Keanu Reeves|Will Smith|Johnny Depp|Scarlett Johansson|Angelina Jolie|Morgan Freeman|
+Dwayne Johnson|Tom Cruise|Harrison Ford|Robert Downey Jr.|Zendaya|Neymar|Kylian Mbappé|Mbappe|Pelé|Pele|Maradona|
+Tiger Woods|Muhammad Ali|Mike Tyson|Kobe Bryant|Stephen King|George Orwell|Orwell|Mark Twain|Charles Dickens|
+Dickens|Kafka|Franz Kafka|Nietzsche|Kant|Hegel|Descartes|Voltaire|Rousseau|Sartre|Camus|Dostoyevsky|Chekhov|
+Pushkin|Goethe|Schiller|Dante Alighieri|Cervantes|Borges|Neruda|Tagore|Rumi|Lao Tzu|Sun Tzu|Hoare|Dijkstra|
+Knuth|Donald Knuth|von Neumann|John von Neumann|Gauss|Euler|Fermat|Riemann|Fibonacci|Bayes|Laplace|Fourier|
+Maxwell|Faraday|Edison|Thomas Edison|Bohr|Heisenberg|Schrodinger|Schrödinger|Feynman|Planck|Oppenheimer|
+Mendel|Pasteur|Fleming|Hippocrates|Florence Nightingale|Jane Goodall|Carl Sagan|Neil Armstrong|Buzz Aldrin|
+Yuri Gagarin|Columbus|Christopher Columbus|Devil|the Devil|Satan|Lucifer|Magellan|Marco Polo|Vasco da Gama|Captain Cook
 """.replace("\n", "").split("|") if n)
 
 # Capitalised words the small model mistakes for names in chat (greetings, products, AIs).
@@ -40,7 +65,10 @@ chatgpt gpt gpt-4 gpt-4o claude gemini bard llama copilot siri alexa cortana ass
 python java javascript rust excel word powerpoint photoshop linux windows android iphone google
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december christmas easter
-""".split())
+mate buddy bro bruh dude man guys guy everyone everybody all team folks friend friends pal sir madam maam boss
+love dear honey babe darling world there gentlemen ladies kids sweetie mom dad mum mommy daddy grandma grandpa
+gpt3 gpt-3 gpt-3.5 chatbot openai anthropic mistral dalle dall-e midjourney bing
+""".split()) | frozenset(_STOP_WORDS)
 
 URL_PERSONAL_PATH = re.compile(
     r"/(~|@)|/(u|user|users|profile|profiles|people|member|members|account|accounts|me|home|id|in|"
@@ -48,6 +76,15 @@ URL_PERSONAL_PATH = re.compile(
 )
 URL_TOKENISH = re.compile(r"[0-9a-f]{12,}|[A-Za-z0-9_-]{20,}|\d{6,}")
 URL_PERSONAL_QUERY = re.compile(r"(email|mail|user|uid|token|key|session|sid|phone|name|id)=", re.I)
+
+
+REGNAL = re.compile(r"\s+(?:[IVX]{1,5}|the\s+(?:great|elder|younger|first|second|third))\.?$", re.I)
+
+
+def is_public(value: str) -> bool:
+    """A well-known person or character ("Gustav III", "Goku"): mentioning them is not personal data."""
+    norm = " ".join(value.lower().replace("’", "'").removesuffix("'s").split())
+    return norm in PUBLIC_FIGURES or bool(REGNAL.search(value) and value.split()[-1].upper() == value.split()[-1])
 
 
 def keep_span(entity: str, value: str, score: float, threshold: float) -> bool:
@@ -60,10 +97,10 @@ def keep_span(entity: str, value: str, score: float, threshold: float) -> bool:
 
 def _person(value: str) -> bool:
     letters = sum(c.isalpha() for c in value)
-    if letters < 2 or any(c.isdigit() for c in value) or len(value.strip()) < 3:
+    if letters < 2 or any(c.isdigit() or c in ':"“”<>{}[]=/\\|@#' for c in value) or len(value.strip()) < 3:
         return False
     norm = " ".join(value.lower().replace("’", "'").removesuffix("'s").split())
-    if norm in PUBLIC_FIGURES or norm in NOT_NAMES:
+    if is_public(value) or norm in NOT_NAMES:
         return False
     words = [w for w in re.split(r"[\s\-]+", value) if w]
     if any(w.lower().strip(".,") in NOT_NAMES for w in words) and len(words) == 1:
