@@ -43,12 +43,15 @@ class CleanConfig:
     entity_actions: tuple[tuple[str, str], ...] = ()
     model_names_public: bool = True  # a PERSON only a model turn mentions is public knowledge
     max_redacted_share: float = 0.5
+    coherence_min_chars: int = 20  # and at least this many redacted characters in the turn
     coherence: str = "drop"
     max_deleted_turn_share: float = 0.34
     chunk_chars: int = 4000
     turn_timeout_s: float = 10.0
     pii_batch_size: int = 64
     hash_salt_env: str = "MMRC_PII_SALT"
+    # languages: ISO 639-1 codes to keep ("und": unknown); empty keeps every language
+    languages: tuple[str, ...] = ()
     # images
     strip_exif: bool = True
     # toxicity
@@ -75,6 +78,11 @@ class CleanConfig:
             raise ConfigError("--max-redacted-share must be in (0, 1]")
         if self.chunk_chars < 200:
             raise ConfigError("--chunk-chars must be at least 200")
+        bad = [code for code in self.languages if not (len(code) == 2 and code.isalpha() and code.islower())
+               and code != "und"]
+        if bad:
+            raise ConfigError(f"--languages {bad[0]!r} is not an ISO 639-1 code (two lower-case letters, e.g. en,de) "
+                              "or 'und' (undetermined)")
 
     def threshold(self, entity: str) -> float:
         return dict(self.thresholds).get(entity, DEFAULT_THRESHOLD)

@@ -10,6 +10,7 @@ under a per-turn deadline, so one pathological message ends as ``timed_out`` ins
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 from builder.clean.precision import keep_span
@@ -90,7 +91,9 @@ class PiiDetector:
         if self.nlp is not None:
             return
         require("presidio_analyzer", "presidio-analyzer")
-        require(NER_PACKAGE, NER_REQUIREMENT)
+        with warnings.catch_warnings():  # W095: trained with spaCy 3.7.2 (see recognizers.NER_PACKAGE)
+            warnings.filterwarnings("ignore", message=r".*\[W095\]")
+            require(NER_PACKAGE, NER_REQUIREMENT)
         key = tuple(sorted(self.config.entities))
         if key not in _LOADED:  # heavy (spaCy + recognizers): once per process and entity set
             from builder.clean.recognizers import build_finders, load_ner

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from builder.clean.pii import TurnScan, resolve_overlaps
-from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES
+from builder.clean.precision import NOT_NAMES, is_public
+from builder.clean.truecase import is_english_word
 from builder.clean.surrogates import Redactor, apply_spans
 
 
@@ -24,51 +25,98 @@ class Redaction:
     reason: str | None = None  # pii_coherence | pii_timeout when the dialogue must go
     deleted_turns: list[int] = field(default_factory=list)
     shares: dict[int, float] = field(default_factory=dict)
+    evidence: list[dict] = field(default_factory=list)  # the spans that made turns go (original offsets)
 
 
 def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
     """Drop PERSON spans in model turns that no user turn mentions: a chat model cannot know
     private people, so a name it brings up itself (Edward Everett, a film's director) is public
     knowledge or fiction. Names the user gave are still found there (and spread by propagate)."""
-    user_text = " ".join(t for turn, t in zip(turns, texts) if turn["role"] == "user").lower()
+    user_text = " ".join(t for turn, t in zip(turns, texts) if turn["role"] == "user")
     out = []
     for turn, text, scan in zip(turns, texts, scans):
         if turn["role"] == "user":
             out.append(scan)
             continue
         spans = [s for s in scan.spans if s["entity"] != "PERSON" or any(
-            re.search(rf"(?<!\w){re.escape(part.lower())}(?!\w)", user_text)
+            re.search(rf"(?<!\w){re.escape(part)}(?!\w)", user_text)
             for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()] if len(part) >= 3)]
         out.append(TurnScan(spans, scan.timed_out, scan.seconds))
     return out
 
 
-def propagate(texts: list[str], scans: list[TurnScan]) -> list[list[dict]]:
-    """A value found in one turn is redacted in every turn (models echo user data), and so is
-    each part of a found person name ("Anna Berg" -> "Anna" elsewhere)."""
-    values: dict[str, tuple[str, float]] = {}
+SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"“(]\s*)$")
+URL_IN_TEXT = re.compile(r"\bhttps?://[^\s<>\"')\]]+|\bwww\.[^\s<>\"')\]]+", re.I)
+
+
+def _spreadable_part(part: str) -> bool:
+    """A part of a found name that may be looked for elsewhere: capitalised, three letters or
+    more, not a stop word, a chat word or a public name."""
+    return (len(part) >= 3 and part[0].isupper() and not part.isupper() and part.lower() not in NOT_NAMES
+            and not is_public(part))
+
+
+def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[str, float, bool]]:
+    """``{value: (entity, score, common_word)}`` of everything found, name parts included.
+
+    A name is looked for with its exact case ("Anna" but not "anna", never "the"). A
+    single word that is also an English word ("Will", "Grace", "Flink" is not one) is looked
+    for only inside a sentence, never as its first word ("Will you...")."""
+    values: dict[str, tuple[str, float, bool]] = {}
     for text, scan in zip(texts, scans):
         for s in scan.spans:
             value = text[s["start"]:s["end"]]
-            values.setdefault(value.lower(), (s["entity"], s["score"]))
-            if s["entity"] == "PERSON":
-                for part in value.split():
-                    part = part.strip(".,'\"")
-                    if len(part) >= 3 and part[0].isupper() and part.lower() not in NOT_NAMES \
-                            and part.lower() not in PUBLIC_FIGURES:
-                        values.setdefault(part.lower(), ("PERSON", s["score"]))
+            if s["entity"] != "PERSON":
+                if len(value) >= 4:
+                    values.setdefault(value, (s["entity"], s["score"], False))
+                continue
+            words = value.split()
+            if len(words) > 1 or _spreadable_part(value.strip(".,'\"")):
+                values.setdefault(value, ("PERSON", s["score"], len(words) == 1 and is_english_word(value)))
+            for part in words:
+                part = part.strip(".,'\"’")
+                if _spreadable_part(part):
+                    values.setdefault(part, ("PERSON", s["score"], is_english_word(part)))
+    return values
+
+
+def propagate(texts: list[str], scans: list[TurnScan]) -> list[list[dict]]:
+    """A value found in one turn is redacted in every turn (models echo user data), and so is
+    each part of a found person name ("Anna Berg" -> "Anna" elsewhere), with the care of
+    :func:`spread_values`; a URL that holds a found name ("linkedin.com/in/anna-berg") goes too."""
+    values = spread_values(texts, scans)
     if not values:
         return [list(scan.spans) for scan in scans]
-    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
-                         + r")(?!\w)", re.IGNORECASE)
+    pattern = re.compile(r"(?<![\w@])(" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+                         + r")(?![\w@])")
+    names = [v.lower() for v, (entity, _, _) in values.items() if entity == "PERSON" and len(v) >= 4]
     out = []
     for text, scan in zip(texts, scans):
         found = list(scan.spans)
         for m in pattern.finditer(text):
-            entity, score = values[m.group(1).lower()]
+            entity, score, common = values[m.group(1)]
+            if common and SENTENCE_START.search(text[max(0, m.start() - 3):m.start()]):
+                continue
             found.append({"start": m.start(), "end": m.end(), "entity": entity, "score": score})
+        for m in URL_IN_TEXT.finditer(text):
+            if _url_names(m.group(), names):
+                found.append({"start": m.start(), "end": m.end(), "entity": "URL", "score": 0.85})
         out.append(resolve_overlaps(found))
     return out
+
+
+def _url_names(url: str, names: list[str]) -> bool:
+    """True when a found name stands in the URL, with any separator ("anna-berg", "anna_berg",
+    "annaberg")."""
+    flat = re.sub(r"[^\w]|_", "", url.lower())
+    for name in names:
+        parts = [p for p in re.split(r"\W+", name) if p]
+        if len(parts) > 1 and "".join(parts) in flat:
+            return True
+        if len(parts) == 1 and len(parts[0]) >= 5 and re.search(rf"(?<![a-z]){re.escape(parts[0])}(?![a-z])",
+                                                                    url.lower()):
+            return True
+    return False
 
 
 def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], config) -> Redaction:
@@ -83,10 +131,14 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     shares, too_much = {}, []
     for index, (text, spans) in enumerate(zip(texts, per_turn)):
         if spans:
-            covered = sum(len(text[s["start"]:s["end"]].replace(" ", "")) for s in spans)
-            shares[index] = round(covered / max(1, len(text.replace(" ", "").replace("\n", ""))), 4)
-            if shares[index] > config.max_redacted_share:
+            covered = sum(len("".join(text[s["start"]:s["end"]].split())) for s in spans)
+            shares[index] = round(covered / max(1, len("".join(text.split()))), 4)
+            # A short turn that is mostly one name ("Привет", "Gustav III") is not the
+            # incoherence the rule is for: it needs enough redacted characters too.
+            if shares[index] > config.max_redacted_share and covered >= config.coherence_min_chars:
                 too_much.append(index)
+    evidence = [{"turn": i, "start": s["start"], "end": s["end"], "entity": s["entity"],
+                 "score": round(float(s["score"]), 4)} for i in too_much for s in per_turn[i]]
     cleaned_turns, pii = [], []
     for index, (turn, text, spans) in enumerate(zip(turns, texts, per_turn)):
         new_text, new_spans = apply_spans(text, spans, redactor) if spans else (text, [])
@@ -95,15 +147,16 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     if not too_much:
         return Redaction(cleaned_turns, _flat(pii), shares=shares)
     if config.coherence == "drop":
-        return Redaction(turns, [], reason="pii_coherence", deleted_turns=too_much, shares=shares)
+        return Redaction(turns, [], reason="pii_coherence", deleted_turns=too_much, shares=shares, evidence=evidence)
     gone = _exchanges(turns, too_much)
     left = [i for i in range(len(turns)) if i not in gone]
     if (len(left) < 2 or len(gone) / len(turns) > config.max_deleted_turn_share
             or not any(turns[i]["role"] == "user" for i in left)):
-        return Redaction(turns, [], reason="pii_coherence", deleted_turns=sorted(gone), shares=shares)
+        return Redaction(turns, [], reason="pii_coherence", deleted_turns=sorted(gone), shares=shares,
+                         evidence=evidence)
     kept_turns = [{**cleaned_turns[i], "index": new} for new, i in enumerate(left)]
     kept_pii = [[{**s} for s in pii[i]] for i in left]
-    return Redaction(kept_turns, _flat(kept_pii), deleted_turns=sorted(gone), shares=shares)
+    return Redaction(kept_turns, _flat(kept_pii), deleted_turns=sorted(gone), shares=shares, evidence=evidence)
 
 
 def _exchanges(turns: list[dict], indices: list[int]) -> set[int]:
