@@ -11,7 +11,9 @@ languages, CJK signatures).
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
 from builder.clean.precision import NOT_NAMES, is_public
 
@@ -20,9 +22,11 @@ CAP_NAME = rf"{CAP}(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)\s+)
 GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|thank you|thx|cheers|bye|goodbye|welcome"
                       r"|congrats|congratulations|good (?:morning|afternoon|evening|night)|morning|ok|okay|sorry)"
                       r"[,!]?\s+$", re.I)
-INTRO = re.compile(r"(?:\bname\?|\bmy name is|\bmy name's|\bmy name|\bname\s*:|\bi am|\bi'm|\bthis is|\bcall me|\bcalled"
-                   r"|\bnamed|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:|\bcontact\s*:|\battn\.?:?)\s*[,:]?\s*$",
-                   re.I)
+INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me"
+                   r"|\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r)\s+(?:named|called))"
+                   r"\s*[,:]?\s*$", re.I)
+FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full )?name\s*:|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:"
+                   r"|\bcontact\s*:|\battn\.?:?)\s*[,:]?\s*$", re.I)
 HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
                        r"\.?\s+$", re.I)
 RELATION = re.compile(r"\bmy\s+(?:[a-z]+\s+){0,2}?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
@@ -46,7 +50,8 @@ PERSON_AFTER = re.compile(
     r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
     r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children)\b"
     r"|\s+(?:says|said|asked|replied|answered|shouted|whispered|yelled|told|had\s+given|has\s+given|gave"
-    r"|is\s+from|was\s+born|is\s+very\s+reliable|is\s+a\s+\d+\s+year)\b"
+    r"|is\s+from|was\s+born|is\s+very\s+reliable|is\s+a\s+\d+\s+year|spent\s+a|points?\s+out|pointed\s+out"
+    r"|explained|believes|grew\s+up|graduated|studied\s+at|passed\s+away|smiled|laughed|cried|texted|emailed)\b"
     r"|,\s+(?:can|could|would|will|please|do|did|are|have)\s+(?:you|i|we)\b)", re.I)
 CLOSINGS = (r"regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours(?: truly| sincerely)?"
             r"|thanks|thank you|many thanks|thanks again|cheers|love|xoxo|respectfully|take care"
@@ -78,13 +83,24 @@ def _plausible(value: str) -> bool:
         w.lower().strip(".,'’") not in NOT_NAMES for w in words)
 
 
-def name_context(text: str, start: int, end: int) -> bool:
-    """True when the words around ``text[start:end]`` say it is a person's name."""
+def name_context(text: str, start: int, end: int) -> str | None:
+    """What in the words around ``text[start:end]`` says it is a person's name: ``intro``
+    ("my name is", "X here"), ``relation`` ("my friend X"), ``greeting``, ``honorific``,
+    ``verb`` ("says X", "X's daughter"); None when nothing does."""
     before, after = text[max(0, start - 60):start], text[end:end + 30]
-    if (GREETING.search(before) or INTRO.search(before) or HONORIFIC.search(before) or RELATION.search(before)
-            or PERSON_VERB_BEFORE.search(before) or PERSON_AFTER.match(after)):
-        return True
-    return bool(HERE_AFTER.match(after) and text[:start].strip() == "")
+    if INTRO.search(before) or (HERE_AFTER.match(after) and text[:start].strip() == ""):
+        return "intro"
+    if FIELD.search(before):
+        return "field"
+    if RELATION.search(before):
+        return "relation"
+    if GREETING.search(before):
+        return "greeting"
+    if HONORIFIC.search(before):
+        return "honorific"
+    if PERSON_VERB_BEFORE.search(before) or PERSON_AFTER.match(after):
+        return "verb"
+    return None
 
 
 # "Zoolander is a 2001 American action-comedy film": a title, not a person
@@ -97,16 +113,52 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
     out = []
     for start, end, label in entities:
-        if WORK_AFTER.match(text[end:end + 80]):
+        if WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end]) or CITATION.match(
+                text[end:end + 8]):
             continue
+        kind = name_context(text, start, end)
+        if label == "PERSON" and not kind and not name_like(text[start:end]):
+            continue  # "Camera Type": NER alone, every word an English word and none a first name
         if label == "PERSON":
-            out.append((*with_titles(text, start, end), "PERSON", 0.85))
-        elif label in NER_LABELS_IN_CONTEXT and name_context(text, start, end) and _plausible(text[start:end]):
-            out.append((*with_titles(text, start, end), "PERSON", 0.85))
+            out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}" if kind else "ner"))
+        elif label in NER_LABELS_IN_CONTEXT and kind and _plausible(text[start:end]):
+            out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}"))
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
-        if name_context(text, m.start(), m.end()) and _plausible(m.group()):
-            out.append((*with_titles(text, m.start(), m.end()), "PERSON", 0.82))
+        kind = name_context(text, m.start(), m.end())
+        if kind and _plausible(m.group()) and not looks_like_identifier(m.group()):
+            out.append((*with_titles(text, m.start(), m.end()), "PERSON", 0.82, f"context+{kind}"))
     return out + list_names(text, out)
+
+
+CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
+
+
+@functools.cache
+def _census(name: str) -> frozenset[str]:
+    path = Path(__file__).with_name(name)
+    return frozenset(line.strip() for line in path.read_text().splitlines() if line and not line.startswith("#"))
+
+
+def first_names() -> frozenset[str]:
+    return _census("first_names.txt")
+
+
+def name_like(value: str) -> bool:
+    """A word that is not an English word, or a known first or last name (US census lists)."""
+    from builder.clean.truecase import is_english_word
+
+    words = [w.strip(".,'’\"").lower() for w in value.split()]
+    return any(w and (w in first_names() or w in _census("last_names.txt") or not is_english_word(w)) for w in words)
+
+
+IDENTIFIER = re.compile(r"[a-z][A-Z]|[_<>=(){}\[\]/\\|]|\.[a-z]")
+NAME_PREFIX = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|O'|O’|D'|D’)(?=[A-Z])")
+
+
+def looks_like_identifier(value: str) -> bool:
+    """``TextField``, ``radius_manager``, ``obj.name``: code, not a person ("McDonald",
+    "DeRose" and "PhD" are not code)."""
+    return any(IDENTIFIER.search(NAME_PREFIX.sub("", word)) for word in value.split() if word not in ("PhD",))
 
 
 TITLE_BEFORE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame|rev|fr)\.?\s+$", re.I)
@@ -138,14 +190,14 @@ def address_block_names(text: str, streets: list[tuple[int, int]]) -> list[tuple
             m = ADDRESS_LINE.search(text, max(0, cut - 60), max(0, cut))
             if not m or not _plausible(m.group("name")):
                 break
-            out.append((m.start("name"), m.end("name"), "PERSON", 0.8))
+            out.append((m.start("name"), m.end("name"), "PERSON", 0.8, "address_block"))
             cut = m.start("name") - 1
     return out
 
 
 def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tuple[int, int, str, float]]:
     """The other items of a list that holds a found name: "Emily, <PERSON> and Gloria"."""
-    people = [(s, e) for s, e, entity, _ in found if entity == "PERSON"]
+    people = [(f[0], f[1]) for f in found if f[2] == "PERSON"]
     out = []
     for m in LIST.finditer(text):
         if not any(s < m.end() and m.start() < e for s, e in people):
@@ -153,7 +205,7 @@ def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tupl
         for item in re.finditer(CAP_NAME, m.group()):
             value = item.group()
             if value.lower() not in ("and", "or") and _plausible(value):
-                out.append((m.start() + item.start(), m.start() + item.end(), "PERSON", 0.82))
+                out.append((m.start() + item.start(), m.start() + item.end(), "PERSON", 0.82, "list"))
     return out
 
 
@@ -164,12 +216,12 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     for pattern in (SIGNOFF, DASH_SIGNATURE):
         m = pattern.search(text)
         if m and _plausible(m.group("name")) and not COMMON_ENDINGS.search(m.group("name").lower()):
-            out.append((m.start("name"), m.end("name"), "PERSON", 0.85))
+            out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
     for m in LOWER_INTRO.finditer(text):
         name = m.group("name")
         if _plausible(name) and not COMMON_ENDINGS.search(name.split()[0].lower()):
-            out.append((m.start("name"), m.end("name"), "PERSON", 0.85))
+            out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "intro"))
     for m in OTHER_INTRO.finditer(text):
         group = "name" if m.group("name") else "han"
-        out.append((m.start(group), m.end(group), "PERSON", 0.85))
+        out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
     return out

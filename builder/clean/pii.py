@@ -14,6 +14,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from builder.clean.precision import keep_span
+from builder.clean.code import code_ranges, in_ranges
 from builder.clean.truecase import truecase
 from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
@@ -149,13 +150,16 @@ class PiiDetector:
     def _find(self, text: str, ents: list, english: bool, offset: int, ner_text: str | None = None) -> list[dict]:
         """Run the finders; English-only ones read ``ner_text`` (the text NER saw, see truecase.py)."""
         possible = possible_entities(text, self.config.entities)
+        code = code_ranges(text) if "PERSON" in possible else []
         out = []
         for finder in self.finders:
             if (finder.english_only and not english) or not possible.intersection(finder.entities):
                 continue
-            for start, end, entity, score in finder.find(ner_text if finder.english_only else text, ents):
-                if entity in possible:
-                    out.append({"start": start + offset, "end": end + offset, "entity": entity, "score": score})
+            for start, end, entity, score, *basis in finder.find(ner_text if finder.english_only else text, ents):
+                if entity not in possible or (entity == "PERSON" and in_ranges(start, end, code)):
+                    continue
+                out.append({"start": start + offset, "end": end + offset, "entity": entity, "score": score,
+                            "basis": basis[0] if basis else finder.name})
         return out
 
     def _keep(self, span: dict, text: str) -> bool:

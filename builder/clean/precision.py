@@ -68,6 +68,9 @@ august september october november december christmas easter
 mate buddy bro bruh dude man guys guy everyone everybody all team folks friend friends pal sir madam maam boss
 love dear honey babe darling world there gentlemen ladies kids sweetie mom dad mum mommy daddy grandma grandpa
 gpt3 gpt-3 gpt-3.5 chatbot openai anthropic mistral dalle dall-e midjourney bing
+instagram facebook twitter tiktok youtube whatsapp telegram reddit discord snapchat linkedin pinterest amazon
+netflix spotify microsoft apple samsung huawei xiaomi nvidia intel adobe oracle ibm github gitlab wikipedia
+minecraft roblox fortnite steam playstation xbox nintendo disney marvel pixar
 """.split()) | frozenset(_STOP_WORDS)
 
 URL_PERSONAL_PATH = re.compile(

@@ -41,7 +41,7 @@ def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan
         spans = [s for s in scan.spans if s["entity"] != "PERSON" or any(
             re.search(rf"(?<!\w){re.escape(part)}(?!\w)", user_text)
             for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()] if len(part) >= 3)]
-        out.append(TurnScan(spans, scan.timed_out, scan.seconds))
+        out.append(TurnScan(spans, scan.timed_out, scan.seconds, scan.english))
     return out
 
 
@@ -59,9 +59,10 @@ def _spreadable_part(part: str) -> bool:
 def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[str, float, bool]]:
     """``{value: (entity, score, common_word)}`` of everything found, name parts included.
 
-    A name is looked for with its exact case ("Anna" but not "anna", never "the"). A
-    single word that is also an English word ("Will", "Grace", "Flink" is not one) is looked
-    for only inside a sentence, never as its first word ("Will you...")."""
+    A name is looked for with its exact case ("Anna" but not "anna", never "the"). A name
+    found as a single word that is also an English word ("Material", "Lily") is not looked
+    for elsewhere; as a part of a longer name ("Will Turner") it is looked for only inside a
+    sentence, never as its first word ("Will you...")."""
     values: dict[str, tuple[str, float, bool]] = {}
     for text, scan in zip(texts, scans):
         for s in scan.spans:
@@ -71,8 +72,8 @@ def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[st
                     values.setdefault(value, (s["entity"], s["score"], False))
                 continue
             words = value.split()
-            if len(words) > 1 or _spreadable_part(value.strip(".,'\"")):
-                values.setdefault(value, ("PERSON", s["score"], len(words) == 1 and is_english_word(value)))
+            if len(words) > 1 or (_spreadable_part(value.strip(".,'\"")) and not is_english_word(value)):
+                values.setdefault(value, ("PERSON", s["score"], False))
             for part in words:
                 part = part.strip(".,'\"’")
                 if _spreadable_part(part):
@@ -119,6 +120,28 @@ def _url_names(url: str, names: list[str]) -> bool:
     return False
 
 
+# A user asking for fiction: names in it are characters, not people ("write a story about Lily").
+FICTION = re.compile(
+    r"\b(?:write|writing|continue|create|make|generate|tell|compose|rewrite|imagine)\b[^.\n]{0,60}"
+    r"\b(?:story|stories|fanfic\w*|fan[- ]?fiction|script|screenplay|episode|chapter|novel|scene|roleplay|role-play"
+    r"|poem|song|lyrics|dialogue|tale|fable|sitcom|movie|comic|backstory|lore)\b"
+    r"|\b(?:fanfic\w*|fan[- ]?fiction|role-?play(?:ing)?|screenplay|fictional|character(?:s)?\s*:|(?:main|the|these)\s+"
+    r"characters?|protagonist|antagonist|storyline|(?:rpg|dnd|d&d)\b|\bin\s+the\s+(?:anime|manga|game|series|show"
+    r"|movie|film|novel|book|story)|\b(?:anime|manga|cartoon|video\s+game|tv\s+show|tv\s+series)\b)", re.I)
+# In fiction a name stays unless the user gave it as their own or a contact's.
+FICTION_KEEPS = ("intro", "relation", "signoff", "address_block", "ner+intro", "ner+relation", "context+intro",
+                 "context+relation")
+
+
+def fiction(turns: list[dict]) -> bool:
+    return any(turn["role"] == "user" and FICTION.search(turn["text"] or "") for turn in turns)
+
+
+def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
+    return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON" or s.get("basis") in FICTION_KEEPS],
+                     scan.timed_out, scan.seconds, scan.english) for scan in scans]
+
+
 def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], config) -> Redaction:
     texts = [t["text"] or "" for t in turns]
     if any(scan.timed_out for scan in scans):
@@ -126,6 +149,8 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
     if config.model_names_public:
         scans = user_sourced_names(turns, texts, scans)
+    if fiction(turns):
+        scans = drop_characters(scans)
     per_turn = propagate(texts, scans)
     redactor = Redactor(config, dialogue_id)
     shares, too_much = {}, []

@@ -70,8 +70,8 @@ def truecase(text: str) -> str:
     words = list(WORD.finditer(text))
     capped = [not is_english_word(m.group()) for m in words]
     for k, m in enumerate(words):
-        # "tracy wiśniewska": a noun-only English word right before a name is its first name
-        if (not capped[k] and k + 1 < len(words) and capped[k + 1] and _noun_only(m.group())
+        # "tracy wiśniewska", "david lange": a first name (or noun) right before a name
+        if (not capped[k] and k + 1 < len(words) and capped[k + 1] and _first_name_or_noun(m.group())
                 and text[m.end():words[k + 1].start()].strip() == ""):
             capped[k] = True
     for k, m in enumerate(words[1:], 1):  # "mr. martin", "she named him randy": a name by position
@@ -84,9 +84,13 @@ def truecase(text: str) -> str:
     return "".join(out)
 
 
-def _noun_only(word: str) -> bool:
+def _first_name_or_noun(word: str) -> bool:
+    from builder.clean.names import first_names
+
     w = word.lower()
     if w in STOP_WORDS or w in SLANG or len(w) < 3:
         return False
+    if w in first_names():
+        return True
     words, _, _ = _lexicon()
     return w in words["noun"] and not any(w in words[pos] for pos in ("verb", "adj", "adv"))
