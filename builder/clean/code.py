@@ -16,6 +16,7 @@ CODE_LINE = re.compile(
     r"^\s*(?:def |class |import |from \S+ import|#include|#pragma|return\b|var |let |const |function\b|public |private "
     r"|protected |static |void |int |if\s*\(|for\s*\(|while\s*\(|elif |else\s*[:{]|try\s*[:{]|except\b|catch\s*\("
     r"|print\(|console\.|std::|\$ |>>> |<\/?[a-zA-Z][\w-]*[\s>]|[}{\])]+;?\s*$|//|/\*)"
+    r"|^\s{2,}\S.*[,(\[{]\s*$|^\s*[\w.]+\s*:\s*['\"\[{(]"
     r"|[;{]\s*$|^\s*[\w.\[\]]+\s*[+\-*/]?=\s*\S|\w\(.*\)\s*[;:{]?\s*$|\t.*\t|->|=>|::")
 
 

@@ -14,7 +14,7 @@ import re
 from builder.language import detect_many, dialogue_text
 
 UNDETERMINED = "und"  # the code ``--languages`` uses for a dialogue whose language is unknown
-_LATIN = re.compile(r"[A-Za-z]")
+_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F\u1E00-\u1EFF]")  # Latin letters, with diacritics
 _LETTER = re.compile(r"[^\W\d_]")
 
 

@@ -15,6 +15,7 @@ import functools
 import re
 from pathlib import Path
 
+from builder.clean.languages import mostly_latin
 from builder.clean.precision import NOT_NAMES, is_public
 
 CAP = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:[A-Z][a-zà-öø-ÿ]+)?"
@@ -22,9 +23,9 @@ CAP_NAME = rf"{CAP}(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)\s+)
 GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|thank you|thx|cheers|bye|goodbye|welcome"
                       r"|congrats|congratulations|good (?:morning|afternoon|evening|night)|morning|ok|okay|sorry)"
                       r"[,!]?\s+$", re.I)
-INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me"
-                   r"|\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r)\s+(?:named|called))"
-                   r"\s*[,:]?\s*$", re.I)
+INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
+NAMED = re.compile(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
+                   r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
 FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full )?name\s*:|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:"
                    r"|\bcontact\s*:|\battn\.?:?)\s*[,:]?\s*$", re.I)
 HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
@@ -92,6 +93,8 @@ def name_context(text: str, start: int, end: int) -> str | None:
         return "intro"
     if FIELD.search(before):
         return "field"
+    if NAMED.search(before):
+        return "named"
     if RELATION.search(before):
         return "relation"
     if GREETING.search(before):
@@ -113,9 +116,10 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
     out = []
     for start, end, label in entities:
-        if WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end]) or CITATION.match(
-                text[end:end + 8]):
-            continue
+        if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
+                or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
+                or WHO_WAS.search(text[max(0, start - 170):start])):
+            continue  # English NER cannot judge other scripts ("Оставляем только нужные столбцы")
         kind = name_context(text, start, end)
         if label == "PERSON" and not kind and not name_like(text[start:end]):
             continue  # "Camera Type": NER alone, every word an English word and none a first name
@@ -131,6 +135,8 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
 
 
 CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
+# "Who were Atatürk, Tito and Lee Kuan Yew?": asking who someone is means a public figure.
+WHO_WAS = re.compile(r"\bwho\s+(?:is|was|were|are)\b[^?.!\n]{0,160}$|\b(?:biography|life)\s+of\s+$", re.I)
 
 
 @functools.cache

@@ -2,8 +2,8 @@
 
 spaCy's small English model calls many things a PERSON ("Hi", "Python", "Einstein"); a
 name is redacted only with enough evidence. Public figures and places are not personal
-data; numbers and short tokens are not names; a URL is personal only when its path or
-query points at a person (profiles, ids, tokens), not at public documentation.
+data; numbers and short tokens are not names; a URL is personal only when it points at a
+person or a private object (see ``_url`` for the policy), not at public material.
 """
 
 from __future__ import annotations
@@ -71,13 +71,16 @@ gpt3 gpt-3 gpt-3.5 chatbot openai anthropic mistral dalle dall-e midjourney bing
 instagram facebook twitter tiktok youtube whatsapp telegram reddit discord snapchat linkedin pinterest amazon
 netflix spotify microsoft apple samsung huawei xiaomi nvidia intel adobe oracle ibm github gitlab wikipedia
 minecraft roblox fortnite steam playstation xbox nintendo disney marvel pixar
+english french spanish german italian chinese japanese korean russian arabic
 """.split()) | frozenset(_STOP_WORDS)
 
 URL_PERSONAL_PATH = re.compile(
     r"/(~|@)|/(u|user|users|profile|profiles|people|member|members|account|accounts|me|home|id|in|"
     r"photos?|share|shared|s|d|file|files|invite|reset|verify|track|order|orders)/[^/?#]+", re.I
 )
-URL_TOKENISH = re.compile(r"[0-9a-f]{12,}|[A-Za-z0-9_-]{20,}|\d{6,}")
+# A token or id: hex, or a long run mixing letters and digits ("a8Kz0Qp1..."); a slug of words
+# ("zanmang-loopy-idle-tycoon") is not one.
+URL_TOKENISH = re.compile(r"(?=[0-9a-f]*\d)[0-9a-f]{12,}|(?=[A-Za-z0-9_]*\d)(?=[A-Za-z0-9_]*[A-Za-z])[A-Za-z0-9_]{20,}|\d{6,}")
 URL_PERSONAL_QUERY = re.compile(r"(email|mail|user|uid|token|key|session|sid|phone|name|id)=", re.I)
 
 
@@ -117,7 +120,14 @@ def _location(value: str) -> bool:
 
 
 def _url(value: str) -> bool:
-    """Personal when the path/query points at a person or carries an id/token; bare domains are not."""
+    """The URL policy (the same decision wherever a URL appears, since found values are
+    spread over the dialogue). A URL is redacted whole when it points at a person or a
+    private object: its host is an IP address; its path names a profile, a user, a share,
+    an invite, a reset or an order (``/in/anna-berg``, ``/~anna``, ``/@anna``, ``/s/...``);
+    its query carries personal keys (``email=``, ``name=``, ``uid=``, ``token=``...) or an
+    id/token value; its path carries a token (a hex id, a long letters-and-digits run:
+    private file links); or it holds a name found in the dialogue (redact.py). It stays when
+    it is a bare domain or public material: articles, documentation, search pages, DOIs."""
     raw = value if "://" in value else f"http://{value}"
     try:
         parts = urlsplit(raw)
@@ -126,11 +136,15 @@ def _url(value: str) -> bool:
     host = parts.hostname or ""
     if _is_ip(host):
         return True
-    path_q = parts.path + ("?" + parts.query if parts.query else "")
-    if not path_q.strip("/"):
+    if not (parts.path + parts.query).strip("/"):
         return False
-    return bool(URL_PERSONAL_PATH.search(parts.path) or URL_PERSONAL_QUERY.search(parts.query)
-                or URL_TOKENISH.search(path_q))
+    if URL_PERSONAL_PATH.search(parts.path) or URL_PERSONAL_QUERY.search(parts.query):
+        return True
+    if URL_TOKENISH.search(parts.query):
+        return True
+    public = host.endswith(("doi.org", "arxiv.org")) or "/doi/" in parts.path
+    path_token = URL_TOKENISH.search(re.sub(r"\d{6,}", "", parts.path))  # a bare number in a path is a page id
+    return bool(path_token) and not public
 
 
 def _is_ip(host: str) -> bool:

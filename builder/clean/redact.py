@@ -130,16 +130,54 @@ FICTION = re.compile(
     r"|movie|film|novel|book|story)|\b(?:anime|manga|cartoon|video\s+game|tv\s+show|tv\s+series)\b)", re.I)
 # In fiction a name stays unless the user gave it as their own or a contact's.
 FICTION_KEEPS = ("intro", "relation", "signoff", "address_block", "ner+intro", "ner+relation", "context+intro",
-                 "context+relation")
+                 "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters
+
+
+# Role-play and scripts without the word: "imagine you are...", speaker lines "Natsuki: ...".
+PRETEND = re.compile(r"\b(?:imagine|pretend|act\s+as|you\s+are\s+now|once\s+upon\s+a\s+time|story|stories|storyline"
+                     r"|characters|narrative|fairy\s*tale|point\s+of\s+view|plot|season\s+\d+|episode|chapter|script"
+                     r"|sequel|prequel|crossover|universe|forum\s+(?:post|conversation|thread)|monologue|sitcom"
+                     r"|react(?:s|ing)?\s+to)\b", re.I)
+SPEAKER_LINE = re.compile(r"^\s*\(?[A-Z][\w .'-]{0,24}\)?\s*:\s*[\"“(*]?\w", re.M)
+# Public text handed over to work on: names in a pasted article or paper are public.
+PUBLIC_TEXT = re.compile(r"\b(?:summari[sz]e|summary|translate|translation|paraphrase|proofread|polish|rephrase"
+                         r"|academic|paper|article|essay|abstract|news|wikipedia|research)\b", re.I)
+PERSONAL_TEXT = re.compile(r"\b(?:e-?mail|letter|message|cv|resume|résumé|cover\s+letter|application|reply\s+to"
+                           r"|my\s+(?:name|friend|boss|teacher|wife|husband|colleague|mom|dad|son|daughter))\b", re.I)
 
 
 def fiction(turns: list[dict]) -> bool:
-    return any(turn["role"] == "user" and FICTION.search(turn["text"] or "") for turn in turns)
+    """The user asks for or writes fiction: names in it are characters."""
+    for turn in turns:
+        if turn["role"] != "user":
+            continue
+        text = turn["text"] or ""
+        if FICTION.search(text) or PRETEND.search(text) or len(SPEAKER_LINE.findall(text)) >= 3:
+            return True
+    return False
+
+
+def public_text(turns: list[dict]) -> bool:
+    """The user hands over a public text (an article, a paper) to summarise or translate."""
+    users = [t["text"] or "" for t in turns if t["role"] == "user"]
+    return any(PUBLIC_TEXT.search(u) for u in users) and not any(PERSONAL_TEXT.search(u) for u in users)
 
 
 def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
     return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON" or s.get("basis") in FICTION_KEEPS],
                      scan.timed_out, scan.seconds, scan.english) for scan in scans]
+
+
+def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+    """A one-word name NER found that the dialogue also uses in lower case ("Kelvin" and
+    "kelvin structure", "Rose" and "a rose") is a word, not a name."""
+    lower = set(re.findall(r"(?<![\w.])[a-z][a-z'-]+(?![\w])", "\n".join(texts)))
+    out = []
+    for text, scan in zip(texts, scans):
+        spans = [s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") == "ner"
+                                                 and text[s["start"]:s["end"]].lower() in lower)]
+        out.append(TurnScan(spans, scan.timed_out, scan.seconds, scan.english))
+    return out
 
 
 def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], config) -> Redaction:
@@ -149,7 +187,8 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
     if config.model_names_public:
         scans = user_sourced_names(turns, texts, scans)
-    if fiction(turns):
+    scans = drop_common_words(texts, scans)
+    if fiction(turns) or public_text(turns):
         scans = drop_characters(scans)
     per_turn = propagate(texts, scans)
     redactor = Redactor(config, dialogue_id)

@@ -40,6 +40,7 @@ spunk steamy sperm stoned strip stroke suck sucks sucked tampon teat teste teste
 toke undies unwed urinal urine uterus uzi vagina valium viagra virgin vodka vomit vulgar vulva weed womb woody
 xx xxx gay gays jesus drugs nazi nazism hitler reich klan kkk molest cock cocks nob beaver willy wang tramp
 len nad lez hore ho homo bone boner butt dyke johnson pecker prick muff nuts booty shag tart knockers
+poop penetrate penetrated weirdo shota loli sucking
 """.split())
 # Slurs only when aimed at someone: "you slope", not "the slope of a line"; "Maine Coon" is a cat.
 AIMED_ONLY = frozenset("slope slopes coon coons dong hoare jap japs spic spics gook gooks fag fags nig "
