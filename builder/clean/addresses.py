@@ -98,7 +98,15 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
     """``[(start, end, "STREET_ADDRESS", score)]``: streets, each extended over its block."""
     lower_text = not any(c.isupper() for c in text)
     found = []
+    has_unit = bool(_UNIT_ANY.search(text))
+    gates = {"name_number": has_unit or bool(_CODE_ANY.search(text)) or bool(CUE_ANY.search(text)),
+             "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
+             "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
+             "name_first": bool(_ENDING_ANY.search(text)),
+             "military": bool(re.search(r"\b(?:PSC|CMR|Unit|USS|USNS|USNV|USCGC|USCG|[AFD]PO)\b", text))}
     for name, pattern, score in _COMPILED:
+        if not gates.get(name, True):
+            continue  # cheap checks first: most chat has no unit, code or cue word
         for m in _candidates(pattern, text):
             value = m.group()
             if name == "number_first":
@@ -116,6 +124,12 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 continue  # "Windows 10": a name and a number are a street only inside an address
             found.append((m.start(), end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
     return found
+
+
+_ENDING_ANY = re.compile(rf"(?:{NAME_FIRST_ENDINGS})\.?,?\s+\d", re.I)
+_UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
+_CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
+CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
 
 
 def _candidates(pattern: re.Pattern, text: str):
