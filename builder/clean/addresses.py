@@ -120,8 +120,9 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                     continue
             cued = bool(CUE.search(text[max(0, m.start() - 60):m.start()]))
             end, coded = extend_block(text, m.end(), lower_text) if name != "unit" else (m.end(), False)
-            if name == "name_number" and not (cued or coded):
-                continue  # "Windows 10": a name and a number are a street only inside an address
+            line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
+            if name == "name_number" and (not (cued or coded) or "\t" in line):
+                continue  # "Windows 10", a table row: a name and a number are a street only inside an address
             found.append((m.start(), end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
     return found
 
@@ -153,7 +154,8 @@ def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:
         for pattern in (EXT_UNIT, EXT_POSTAL, EXT_LAST_LINE):
             m = pattern.match(text, end, limit)
             if m:
-                end, coded = m.end(), True
+                # a unit or a 5-digit / lettered code makes a block; "RTX 3050" (4 digits) does not
+                end, coded = m.end(), coded or pattern is not EXT_POSTAL or bool(re.search(r"\d{5}|[A-Z]", m.group()))
                 break
         else:
             m = EXT_PLACE.match(text, end, limit)

@@ -118,7 +118,7 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     for start, end, label in entities:
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
                 or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
-                or WHO_WAS.search(text[max(0, start - 170):start])):
+                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])):
             continue  # English NER cannot judge other scripts ("Оставляем только нужные столбцы")
         kind = name_context(text, start, end)
         if label == "PERSON" and not kind and not name_like(text[start:end]):
@@ -135,6 +135,7 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
 
 
 CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
+BOT_AFTER = re.compile(r"^\s+(?:assistant|bot|ai|gpt|mode)\b", re.I)  # "Jail-Broke Assistant:" is a persona
 # "Who were Atatürk, Tito and Lee Kuan Yew?": asking who someone is means a public figure.
 WHO_WAS = re.compile(r"\bwho\s+(?:is|was|were|are)\b[^?.!\n]{0,160}$|\b(?:biography|life)\s+of\s+$", re.I)
 
@@ -221,7 +222,8 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     for pattern in (SIGNOFF, DASH_SIGNATURE):
         m = pattern.search(text)
-        if m and _plausible(m.group("name")) and not COMMON_ENDINGS.search(m.group("name").lower()):
+        if m and _plausible(m.group("name")) and not COMMON_ENDINGS.search(m.group("name").lower()) and (
+                not m.group("name").islower() or m.group("name").split()[0] in first_names()):  # "thank youuu"
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
     for m in LOWER_INTRO.finditer(text):
         name = m.group("name")

@@ -55,7 +55,7 @@ Pushkin|Goethe|Schiller|Dante Alighieri|Cervantes|Borges|Neruda|Tagore|Rumi|Lao 
 Knuth|Donald Knuth|von Neumann|John von Neumann|Gauss|Euler|Fermat|Riemann|Fibonacci|Bayes|Laplace|Fourier|
 Maxwell|Faraday|Edison|Thomas Edison|Bohr|Heisenberg|Schrodinger|Schrödinger|Feynman|Planck|Oppenheimer|
 Mendel|Pasteur|Fleming|Hippocrates|Florence Nightingale|Jane Goodall|Carl Sagan|Neil Armstrong|Buzz Aldrin|
-Yuri Gagarin|Columbus|Christopher Columbus|Devil|the Devil|Satan|Lucifer|Magellan|Marco Polo|Vasco da Gama|Captain Cook
+Yuri Gagarin|Chuck Norris|MacGyver|My Little Pony|Merkel|Neymar|Mr. Bean|Bruce Lee|Jackie Chan|Columbus|Christopher Columbus|Devil|the Devil|Satan|Lucifer|Magellan|Marco Polo|Vasco da Gama|Captain Cook
 """.replace("\n", "").split("|") if n)
 
 # Capitalised words the small model mistakes for names in chat (greetings, products, AIs).
@@ -90,6 +90,8 @@ REGNAL = re.compile(r"\s+(?:[IVX]{1,5}|the\s+(?:great|elder|younger|first|second
 def is_public(value: str) -> bool:
     """A well-known person or character ("Gustav III", "Goku"): mentioning them is not personal data."""
     norm = " ".join(value.lower().replace("’", "'").removesuffix("'s").split())
+    if " " in norm and all(w in PUBLIC_FIGURES for w in norm.split()):
+        return True  # "Neymar Messi": two public names side by side
     return norm in PUBLIC_FIGURES or bool(REGNAL.search(value) and value.split()[-1].upper() == value.split()[-1])
 
 
