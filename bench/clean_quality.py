@@ -1,10 +1,11 @@
 """Quality half of the clean benchmark (bench/clean.py runs it): how well PII and toxicity are judged.
 
 - ``dev_set``: per entity precision / recall on presidio-research's generated sentences
-  (../shared/data/pii/presidio_generated_large.json, the development set). Recall counts a
-  labelled value as caught only when none of its letters or digits survive (any entity may
-  cover them); precision is typed span overlap. Each sentence goes through the detector and
-  the spreading step, as a one-turn dialogue.
+  (../shared/data/pii/presidio_generated_large.json, the development set). Each sentence is
+  cleaned as a one-turn dialogue, as `clean` does it; recall counts a labelled value as
+  caught only when none of its letters or digits survive in the cleaned text (a sentence
+  the coherence rule drops keeps nothing; ``recall_spans_only`` counts the detected spans
+  alone, without that rule); precision is typed span overlap of the spans.
 - ``oasst``: redacted spans per 100 OpenAssistant messages (clean chat: every span is a
   false positive unless a person's data is in it), with every redacted value listed.
 - ``wildchat``: the real stage (lexicon toxicity) over the WildChat sample; 100 redactions
@@ -31,31 +32,56 @@ GOLD_MAP = {"PERSON": "PERSON", "ADDRESS": "STREET_ADDRESS", "PHONE_NUMBER": "PH
 def dev_set(path: Path) -> dict:
     from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
-    from builder.clean.redact import propagate
+    from builder.clean.redact import propagate, redact_dialogue
 
     records = json.loads(path.read_text())
     texts = [r["full_text"] for r in records]
-    scans = PiiDetector(CleanConfig()).scan(texts)
+    config = CleanConfig()
+    scans = PiiDetector(config).scan(texts)
     table: dict[str, dict[str, int]] = {}
-    for record, text, scan in zip(records, texts, scans):
+    dropped = 0
+    for n, (record, text, scan) in enumerate(zip(records, texts, scans)):
+        turn = {"index": 0, "role": "user", "text": text, "images": []}
+        red = redact_dialogue(f"dev-{n}", [turn], [scan], config)  # what `clean` does with the sentence
         spans = propagate([text], [scan])[0]
-        covered = {i for s in spans for i in range(s["start"], s["end"])}
+        dropped += bool(red.reason)
+        covered = set(range(len(text))) if red.reason else _covered(text, red.turns[0]["text"], red.spans)
+        detected = {i for sp in spans for i in range(sp["start"], sp["end"])}
         gold = [(GOLD_MAP[g["entity_type"]], g["start_position"], g["end_position"]) for g in record["spans"]
                 if g["entity_type"] in GOLD_MAP]
         for entity, start, end in gold:
             chars = [i for i in range(start, end) if text[i].isalnum()]
             if not chars:
                 continue
-            row = table.setdefault(entity, {"gold": 0, "caught": 0, "predicted": 0, "correct": 0})
+            row = table.setdefault(entity, {"gold": 0, "caught": 0, "detected": 0, "predicted": 0, "correct": 0})
             row["gold"] += 1
             row["caught"] += all(i in covered for i in chars)
+            row["detected"] += all(i in detected for i in chars)
         for s in spans:
-            row = table.setdefault(s["entity"], {"gold": 0, "caught": 0, "predicted": 0, "correct": 0})
+            row = table.setdefault(s["entity"], {"gold": 0, "caught": 0, "detected": 0, "predicted": 0, "correct": 0})
             row["predicted"] += 1
             row["correct"] += any(e == s["entity"] and start < s["end"] and s["start"] < end for e, start, end in gold)
-    return {entity: {"recall": round(r["caught"] / r["gold"], 4) if r["gold"] else None,
-                     "precision": round(r["correct"] / r["predicted"], 4) if r["predicted"] and r["gold"] else None,
-                     **r} for entity, r in sorted(table.items())}
+    out = {entity: {"recall": round(r["caught"] / r["gold"], 4) if r["gold"] else None,
+                    "recall_spans_only": round(r["detected"] / r["gold"], 4) if r["gold"] else None,
+                    "precision": round(r["correct"] / r["predicted"], 4) if r["predicted"] and r["gold"] else None,
+                    **r} for entity, r in sorted(table.items())}
+    out["sentences_dropped_by_coherence"] = dropped
+    return out
+
+
+def _covered(raw: str, cleaned: str, spans: list[dict]) -> set[int]:
+    """Positions of ``raw`` that the cleaned text no longer shows: the text between
+    placeholders is unchanged, so it is found in ``raw`` left to right; the rest was redacted."""
+    keep, pos_r, pos_c = set(), 0, 0
+    for span in sorted(spans, key=lambda s: s["start"]):
+        literal = cleaned[pos_c:span["start"]]
+        at = raw.find(literal, pos_r) if literal else pos_r
+        keep.update(range(at, at + len(literal)))
+        pos_r, pos_c = at + len(literal) + 1, span["end"]
+    literal = cleaned[pos_c:]
+    at = raw.find(literal, pos_r - 1 if pos_c else 0) if literal else len(raw)
+    keep.update(range(at, at + len(literal)))
+    return set(range(len(raw))) - keep
 
 
 def oasst(path: Path) -> dict:

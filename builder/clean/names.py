@@ -118,7 +118,9 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     for start, end, label in entities:
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
                 or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
-                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])):
+                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])
+                or REGNAL_AFTER.match(text[end:end + 16]) or BIBLE_REF.match(text[end:end + 10])
+                or re.search(r"\bgospels?\s+(?:of|according\s+to)\s+$", text[max(0, start - 30):start], re.I)):
             continue  # English NER cannot judge other scripts ("Оставляем только нужные столбцы")
         kind = name_context(text, start, end)
         if label == "PERSON" and not kind and not name_like(text[start:end]):
@@ -135,6 +137,8 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
 
 
 CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
+REGNAL_AFTER = re.compile(r"^\s+(?:[IVX]{1,5}\b|the\s+(?:great|elder|younger)\b)")  # "Gustav III": a monarch
+BIBLE_REF = re.compile(r"^\s+\d{1,3}:\d{1,3}")  # "Matthew 4:1-11": a book of the Bible
 BOT_AFTER = re.compile(r"^\s+(?:assistant|bot|ai|gpt|mode)\b", re.I)  # "Jail-Broke Assistant:" is a persona
 # "Who were Atatürk, Tito and Lee Kuan Yew?": asking who someone is means a public figure.
 WHO_WAS = re.compile(r"\bwho\s+(?:is|was|were|are)\b[^?.!\n]{0,160}$|\b(?:biography|life)\s+of\s+$", re.I)

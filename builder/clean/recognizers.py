@@ -62,6 +62,8 @@ def _presidio(recognizer, entity: str) -> Callable[[str, list], list]:
     flags = regex.DOTALL | regex.MULTILINE | regex.IGNORECASE  # what AnalyzerEngine passes them
 
     def find(text: str, _ents) -> list:
+        if entity == "IBAN_CODE" and len(text.upper()) == len(text):
+            text = text.upper()  # its checksum validation only reads capitals ("my iban is gb50mvfc...")
         return [(r.start, r.end, r.entity_type, float(r.score))
                 for r in recognizer.analyze(text, [entity], None, regex_flags=flags)]
 

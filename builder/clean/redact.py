@@ -124,7 +124,7 @@ def _url_names(url: str, names: list[str]) -> bool:
 FICTION = re.compile(
     r"\b(?:write|writing|continue|create|make|generate|tell|compose|rewrite|imagine)\b[^.\n]{0,60}"
     r"\b(?:story|stories|fanfic\w*|fan[- ]?fiction|script|screenplay|episode|chapter|novel|scene|roleplay|role-play"
-    r"|poem|song|lyrics|dialogue|tale|fable|sitcom|movie|comic|backstory|lore)\b"
+    r"|dialogue|tale|fable|sitcom|movie|comic|backstory|lore)\b"  # poems and songs are often for real people
     r"|\b(?:fanfic\w*|fan[- ]?fiction|role-?play(?:ing)?|screenplay|fictional|character(?:s)?\s*:|(?:main|the|these)\s+"
     r"characters?|protagonist|antagonist|storyline|(?:rpg|dnd|d&d)\b|\bin\s+the\s+(?:anime|manga|game|series|show"
     r"|movie|film|novel|book|story)|\b(?:anime|manga|cartoon|video\s+game|tv\s+show|tv\s+series)\b)", re.I)
@@ -138,7 +138,8 @@ PRETEND = re.compile(r"\b(?:imagine|pretend|act\s+as|you\s+are\s+now|once\s+upon
                      r"|characters|narrative|fairy\s*tale|point\s+of\s+view|plot|season\s+\d+|episode|chapter|script"
                      r"|sequel|prequel|crossover|universe|forum\s+(?:post|conversation|thread)|monologue|sitcom"
                      r"|react(?:s|ing)?\s+to)\b", re.I)
-SPEAKER_LINE = re.compile(r"^\s*\(?[A-Z][\w .'-]{0,24}\)?\s*:\s*[\"“(*]?\w", re.M)
+SPEAKER_LINE = re.compile(r"^\s*\(?(?!(?:name|date|phone|tel|email|e-mail|address|subject|from|to|cc|age|id|title"
+                          r"|note|time|re|fax|mobile)\s*:)[A-Z][\w .'-]{0,24}\)?\s*:\s*[\"“(*]?\w", re.M | re.I)
 # Public text handed over to work on: names in a pasted article or paper are public.
 PUBLIC_TEXT = re.compile(r"\b(?:summari[sz]e|summary|translate|translation|paraphrase|proofread|polish|rephrase"
                          r"|academic|paper|article|essay|abstract|news|wikipedia|research)\b", re.I)
@@ -163,6 +164,31 @@ def public_text(turns: list[dict]) -> bool:
     return any(PUBLIC_TEXT.search(u) for u in users) and not any(PERSONAL_TEXT.search(u) for u in users)
 
 
+STRUCTURED = ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "STREET_ADDRESS", "ZIP_CODE",
+              "US_DRIVER_LICENSE", "ID_NUMBER", "US_PASSPORT", "US_BANK_NUMBER")
+WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
+LONG_TURN = 1000  # characters: a pasted article, paper, story or program
+
+
+def personal(turns: list[dict], scans: list[TurnScan]) -> bool:
+    """The dialogue is about the user's own affairs: a letter, an application, contact data,
+    a self-introduction or a named relation."""
+    if any(turn["role"] == "user" and PERSONAL_TEXT.search(turn["text"] or "") for turn in turns):
+        return True
+    return any(s["entity"] in STRUCTURED or (s["entity"] == "PERSON" and s.get("basis") in FICTION_KEEPS)
+               for scan in scans for s in scan.spans)
+
+
+def drop_pasted_names(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+    """Names NER alone found in a long pasted text (an article, a paper, a story) are public
+    or invented; they stay everywhere in the dialogue. (Only in dialogues that are not personal.)"""
+    public = {text[s["start"]:s["end"]] for text, scan in zip(texts, scans) if len(text) >= LONG_TURN
+              for s in scan.spans if s["entity"] == "PERSON" and s.get("basis") in WEAK}
+    return [TurnScan([s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") in WEAK
+                                                    and text[s["start"]:s["end"]] in public)],
+                     scan.timed_out, scan.seconds, scan.english) for text, scan in zip(texts, scans)]
+
+
 def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
     return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON" or s.get("basis") in FICTION_KEEPS],
                      scan.timed_out, scan.seconds, scan.english) for scan in scans]
@@ -171,7 +197,8 @@ def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
 def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
     """A one-word name NER found that the dialogue also uses in lower case ("Kelvin" and
     "kelvin structure", "Rose" and "a rose") is a word, not a name."""
-    lower = set(re.findall(r"(?<![\w.])[a-z][a-z'-]+(?![\w])", "\n".join(texts)))
+    cased = "\n".join(t for t in texts if any(c.isupper() for c in t))  # an all lower-case text proves nothing
+    lower = set(re.findall(r"(?<![\w.])[a-z][a-z'-]+(?![\w])", cased))
     out = []
     for text, scan in zip(texts, scans):
         spans = [s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") == "ner"
@@ -188,8 +215,10 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     if config.model_names_public:
         scans = user_sourced_names(turns, texts, scans)
     scans = drop_common_words(texts, scans)
-    if fiction(turns) or public_text(turns):
-        scans = drop_characters(scans)
+    if not personal(turns, scans):
+        if fiction(turns) or public_text(turns):
+            scans = drop_characters(scans)
+        scans = drop_pasted_names(texts, scans)
     per_turn = propagate(texts, scans)
     redactor = Redactor(config, dialogue_id)
     shares, too_much = {}, []
