@@ -18,7 +18,7 @@ from pathlib import Path
 from builder.clean.languages import mostly_latin
 from builder.clean.precision import NOT_NAMES, is_public
 
-CAP = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:[A-Z][a-zà-öø-ÿ]+)?"
+CAP = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:[A-Z][a-zà-öø-ÿ]+)?(?![\w])"
 CAP_NAME = rf"{CAP}(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)\s+)?{CAP}){{0,2}}"
 GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|thank you|thx|cheers|bye|goodbye|welcome"
                       r"|congrats|congratulations|good (?:morning|afternoon|evening|night)|morning|ok|okay|sorry)"
@@ -118,7 +118,7 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     for start, end, label in entities:
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
                 or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
-                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])
+                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16]) or ORG_AFTER.match(text[end:end + 16])
                 or REGNAL_AFTER.match(text[end:end + 16]) or BIBLE_REF.match(text[end:end + 10])
                 or re.search(r"\bgospels?\s+(?:of|according\s+to)\s+$", text[max(0, start - 30):start], re.I)):
             continue  # English NER cannot judge other scripts ("Оставляем только нужные столбцы")
@@ -139,6 +139,9 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
 CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
 REGNAL_AFTER = re.compile(r"^\s+(?:[IVX]{1,5}\b|the\s+(?:great|elder|younger)\b)")  # "Gustav III": a monarch
 BIBLE_REF = re.compile(r"^\s+\d{1,3}:\d{1,3}")  # "Matthew 4:1-11": a book of the Bible
+ORG_AFTER = re.compile(r"^\s+(?:dynasty|empire|kingdom|order|entertainment|inc|ltd|llc|corp|university|college"
+                       r"|school|church|garden|gardens|street|road|river|mountain|island|lake|group|company|foundation)\b",
+                       re.I)  # "the Shang Dynasty", "Corus Entertainment"
 BOT_AFTER = re.compile(r"^\s+(?:assistant|bot|ai|gpt|mode)\b", re.I)  # "Jail-Broke Assistant:" is a persona
 # "Who were Atatürk, Tito and Lee Kuan Yew?": asking who someone is means a public figure.
 WHO_WAS = re.compile(r"\bwho\s+(?:is|was|were|are)\b[^?.!\n]{0,160}$|\b(?:biography|life)\s+of\s+$", re.I)
@@ -152,6 +155,12 @@ def _census(name: str) -> frozenset[str]:
 
 def first_names() -> frozenset[str]:
     return _census("first_names.txt")
+
+
+def census_name(value: str) -> bool:
+    """Some word of ``value`` is a known first or last name."""
+    words = [w.strip(".,'’\"").lower() for w in value.split()]
+    return any(w in first_names() or w in _census("last_names.txt") for w in words)
 
 
 def name_like(value: str) -> bool:
@@ -215,7 +224,7 @@ def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tupl
             continue
         for item in re.finditer(CAP_NAME, m.group()):
             value = item.group()
-            if value.lower() not in ("and", "or") and _plausible(value):
+            if value.lower() not in ("and", "or") and _plausible(value) and name_like(value):
                 out.append((m.start() + item.start(), m.start() + item.end(), "PERSON", 0.82, "list"))
     return out
 

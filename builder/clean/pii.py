@@ -9,12 +9,14 @@ under a per-turn deadline, so one pathological message ends as ``timed_out`` ins
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
 from dataclasses import dataclass, field
 
 from builder.clean.precision import keep_span
 from builder.clean.code import code_ranges, in_ranges
+from builder.clean.names import census_name
 from builder.clean.truecase import truecase
 from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
@@ -158,6 +160,12 @@ class PiiDetector:
             for start, end, entity, score, *basis in finder.find(ner_text if finder.english_only else text, ents):
                 if entity not in possible or (entity == "PERSON" and in_ranges(start, end, code)):
                     continue
+                if entity == "PERSON":
+                    end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
+                    if end <= start or (finder.english_only and ner_text != text and basis == ["ner"]
+                                        and not census_name(text[start:end]) and len(text[start:end].split()) < 2
+                                        and text[start:end].isascii()):
+                        continue  # "teorically", "recotds": an English typo NER saw capitalised is no name
                 out.append({"start": start + offset, "end": end + offset, "entity": entity, "score": score,
                             "basis": basis[0] if basis else finder.name})
         return out

@@ -72,6 +72,8 @@ instagram facebook twitter tiktok youtube whatsapp telegram reddit discord snapc
 netflix spotify microsoft apple samsung huawei xiaomi nvidia intel adobe oracle ibm github gitlab wikipedia
 minecraft roblox fortnite steam playstation xbox nintendo disney marvel pixar
 english french spanish german italian chinese japanese korean russian arabic
+doctor captain king queen prince princess lord lady master jedi sith
+email e-mail name phone address subject
 """.split()) | frozenset(_STOP_WORDS)
 
 URL_PERSONAL_PATH = re.compile(

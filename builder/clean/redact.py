@@ -171,12 +171,17 @@ LONG_TURN = 1000  # characters: a pasted article, paper, story or program
 
 
 def personal(turns: list[dict], scans: list[TurnScan]) -> bool:
-    """The dialogue is about the user's own affairs: a letter, an application, contact data,
-    a self-introduction or a named relation."""
-    if any(turn["role"] == "user" and PERSONAL_TEXT.search(turn["text"] or "") for turn in turns):
-        return True
-    return any(s["entity"] in STRUCTURED or (s["entity"] == "PERSON" and s.get("basis") in FICTION_KEEPS)
-               for scan in scans for s in scan.spans)
+    """The user writes about their own affairs: in a turn they typed (not a long pasted text)
+    they mention a letter, an application or a relation, give contact data or introduce someone."""
+    for turn, scan in zip(turns, scans):
+        text = turn["text"] or ""
+        if turn["role"] != "user" or len(text) >= LONG_TURN:
+            continue
+        if PERSONAL_TEXT.search(text) or any(
+                s["entity"] in STRUCTURED or (s["entity"] == "PERSON" and s.get("basis") in FICTION_KEEPS)
+                for s in scan.spans):
+            return True
+    return False
 
 
 def drop_pasted_names(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
