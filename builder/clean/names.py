@@ -67,7 +67,8 @@ SIGNOFF = re.compile(rf"(?:^|\n)[ \t]*(?:{CLOSINGS})[ \t]*[,.!]*[ \t]*(?:\n[ \t]
                      rf"|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)[ \t]*[.!]?[ \t]*$", re.I)
 DASH_SIGNATURE = re.compile(rf"\n[ \t]*[-–—~][ \t]*(?P<name>{CAP_NAME})[ \t]*$")
 # Self-introductions, also lower-case ("my name praba") and in other languages.
-LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\s+[a-z][a-z'\-]{2,})?)(?=\s*(?:[,.!;]|$|\n"
+LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\s+(?!(?:and|from|here)\b)[a-z][a-z'\-]{2,})?)"
+                         r"(?=\s*(?:[,.!;]|$|\n"
                          r"|\s+(?:and|i|from|here)\b))", re.I)
 OTHER_INTRO = re.compile(r"(?:меня зовут|je m'appelle|je m’appelle|me llamo|mi nombre es|ich heiße|ich heisse"
                          r"|mi chiamo|meu nome é|eu me chamo|nazywam się|mijn naam is|jag heter|nimeni on)\s+"

@@ -171,9 +171,10 @@ class PiiDetector:
         return out
 
     def _keep(self, span: dict, text: str) -> bool:
-        entity = span["entity"]
-        return entity in self.config.entities and keep_span(
-            entity, text[span["start"]:span["end"]], span["score"], self.config.threshold(entity))
+        entity, value = span["entity"], text[span["start"]:span["end"]]
+        if span.get("basis") in ("intro", "signoff"):
+            value = value.title()  # "my name praba": the cue vouches for a lower-case name
+        return entity in self.config.entities and keep_span(entity, value, span["score"], self.config.threshold(entity))
 
 
 def _ents(doc) -> list[tuple[int, int, str]]:

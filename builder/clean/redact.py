@@ -71,6 +71,8 @@ def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[st
                 if len(value) >= 4:
                     values.setdefault(value, (s["entity"], s["score"], False))
                 continue
+            if value.islower():  # "my name praba": the model will write "Praba"
+                value = value.title()
             words = value.split()
             if len(words) > 1 or (_spreadable_part(value.strip(".,'\"")) and not is_english_word(value)):
                 values.setdefault(value, ("PERSON", s["score"], False))
