@@ -119,7 +119,8 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     for start, end, label in entities:
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
                 or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
-                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16]) or ORG_AFTER.match(text[end:end + 16])
+                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])
+                or ORG_AFTER.match(text[end:end + 16])
                 or REGNAL_AFTER.match(text[end:end + 16]) or BIBLE_REF.match(text[end:end + 10])
                 or re.search(r"\bgospels?\s+(?:of|according\s+to)\s+$", text[max(0, start - 30):start], re.I)):
             continue  # English NER cannot judge other scripts ("Оставляем только нужные столбцы")

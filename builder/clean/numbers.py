@@ -135,7 +135,8 @@ _IS = r"(?:\s+(?:is|was|are|=))?\s*[:#]?\s*(?:no\.?\s*)?"
 LICENCE = re.compile(rf"\b(?:driver'?s?|driving)\s+licen[cs]e(?:\s+(?:number|no\.?|#|id))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
 ID_CUED = re.compile(
     rf"(?:\b(?:my|his|her|our)\s+id\b|\b(?:applicant|application|candidate|student|employee|staff|member(?:ship)?"
-    rf"|customer|client|patient|account|passport|national\s+id|identity\s+card|id\s+card|tax|social\s+insurance|insurance|policy|case|registration"
+    rf"|customer|client|patient|account|passport|national\s+id|identity\s+card|id\s+card|tax"
+    rf"|social\s+insurance|insurance|policy|case|registration"
     rf"|matriculation|roll|enrol(?:l)?ment|citizen|voter|personal|reference|booking|ticket|order|tracking)"
     rf"\s*(?:number|no\.?|num|#|id|code|ref))(?:(?<=#)|(?!\w))(?:\s+(?:is|was|:))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
 

@@ -68,7 +68,8 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
 @click.option("--report-examples", type=int, default=5, show_default=True,
               help="Examples per entity in --report (each shows the redacted value, read back from the input).")
 def command(input_dir, output_dir, entities, pii_thresholds, action, entity_actions, max_redacted_share,
-            coherence_min_chars, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_pii, no_exif, no_toxicity,
+            coherence_min_chars, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_pii,
+            no_exif, no_toxicity,
             toxicity_backend,
             toxicity_model, toxicity_checkpoint, toxicity_config, toxicity_thresholds, toxicity_int8,
             toxicity_batch_size, device, force, report, report_examples):
@@ -97,7 +98,8 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
                                  **dict(parse_pairs(pii_thresholds, "--pii-threshold", float))}.items())),
         action=action, entity_actions=tuple(sorted(parse_pairs(entity_actions, "--entity-action"))),
         max_redacted_share=max_redacted_share, coherence_min_chars=coherence_min_chars,
-        languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})), coherence=coherence, model_names_public=not redact_model_names,
+        languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
+        coherence=coherence, model_names_public=not redact_model_names,
         turn_timeout_s=turn_timeout,
         chunk_chars=chunk_chars, strip_exif=not no_exif, toxicity=not no_toxicity,
         toxicity_backend=toxicity_backend, toxicity_model=toxicity_model,
