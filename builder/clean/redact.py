@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from builder.clean.pii import TurnScan, resolve_overlaps
-from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES
+from builder.clean.precision import NOT_NAMES, is_public
+from builder.clean.truecase import is_english_word
 from builder.clean.surrogates import Redactor, apply_spans
 
 
@@ -24,50 +25,192 @@ class Redaction:
     reason: str | None = None  # pii_coherence | pii_timeout when the dialogue must go
     deleted_turns: list[int] = field(default_factory=list)
     shares: dict[int, float] = field(default_factory=dict)
+    evidence: list[dict] = field(default_factory=list)  # the spans that made turns go (original offsets)
 
 
 def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
     """Drop PERSON spans in model turns that no user turn mentions: a chat model cannot know
     private people, so a name it brings up itself (Edward Everett, a film's director) is public
     knowledge or fiction. Names the user gave are still found there (and spread by propagate)."""
-    user_text = " ".join(t for turn, t in zip(turns, texts) if turn["role"] == "user").lower()
+    user_text = " ".join(t for turn, t in zip(turns, texts) if turn["role"] == "user")
     out = []
     for turn, text, scan in zip(turns, texts, scans):
         if turn["role"] == "user":
             out.append(scan)
             continue
         spans = [s for s in scan.spans if s["entity"] != "PERSON" or any(
-            re.search(rf"(?<!\w){re.escape(part.lower())}(?!\w)", user_text)
+            re.search(rf"(?<!\w){re.escape(part)}(?!\w)", user_text)
             for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()] if len(part) >= 3)]
-        out.append(TurnScan(spans, scan.timed_out, scan.seconds))
+        out.append(TurnScan(spans, scan.timed_out, scan.seconds, scan.english))
     return out
+
+
+SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"“(]\s*)$")
+URL_IN_TEXT = re.compile(r"\bhttps?://[^\s<>\"')\]]+|\bwww\.[^\s<>\"')\]]+", re.I)
+
+
+def _spreadable_part(part: str) -> bool:
+    """A part of a found name that may be looked for elsewhere: capitalised, three letters or
+    more, not a stop word, a chat word or a public name."""
+    return (len(part) >= 3 and part[0].isupper() and not part.isupper() and part.lower() not in NOT_NAMES
+            and not is_public(part))
+
+
+def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[str, float, bool]]:
+    """``{value: (entity, score, common_word)}`` of everything found, name parts included.
+
+    A name is looked for with its exact case ("Anna" but not "anna", never "the"). A name
+    found as a single word that is also an English word ("Material", "Lily") is not looked
+    for elsewhere; as a part of a longer name ("Will Turner") it is looked for only inside a
+    sentence, never as its first word ("Will you...")."""
+    values: dict[str, tuple[str, float, bool]] = {}
+    for text, scan in zip(texts, scans):
+        for s in scan.spans:
+            value = text[s["start"]:s["end"]]
+            if s["entity"] != "PERSON":
+                if len(value) >= 4:
+                    values.setdefault(value, (s["entity"], s["score"], False))
+                continue
+            if value.islower():  # "my name praba": the model will write "Praba"
+                value = value.title()
+            words = value.split()
+            if len(words) > 1 or (_spreadable_part(value.strip(".,'\"")) and not is_english_word(value)):
+                values.setdefault(value, ("PERSON", s["score"], False))
+            for part in words:
+                part = part.strip(".,'\"’")
+                if _spreadable_part(part):
+                    values.setdefault(part, ("PERSON", s["score"], is_english_word(part)))
+    return values
 
 
 def propagate(texts: list[str], scans: list[TurnScan]) -> list[list[dict]]:
     """A value found in one turn is redacted in every turn (models echo user data), and so is
-    each part of a found person name ("Anna Berg" -> "Anna" elsewhere)."""
-    values: dict[str, tuple[str, float]] = {}
-    for text, scan in zip(texts, scans):
-        for s in scan.spans:
-            value = text[s["start"]:s["end"]]
-            values.setdefault(value.lower(), (s["entity"], s["score"]))
-            if s["entity"] == "PERSON":
-                for part in value.split():
-                    part = part.strip(".,'\"")
-                    if len(part) >= 3 and part[0].isupper() and part.lower() not in NOT_NAMES \
-                            and part.lower() not in PUBLIC_FIGURES:
-                        values.setdefault(part.lower(), ("PERSON", s["score"]))
+    each part of a found person name ("Anna Berg" -> "Anna" elsewhere), with the care of
+    :func:`spread_values`; a URL that holds a found name ("linkedin.com/in/anna-berg") goes too."""
+    values = spread_values(texts, scans)
     if not values:
         return [list(scan.spans) for scan in scans]
-    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
-                         + r")(?!\w)", re.IGNORECASE)
+    pattern = re.compile(r"(?<![\w@])(" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+                         + r")(?![\w@])")
+    names = [v.lower() for v, (entity, _, _) in values.items() if entity == "PERSON" and len(v) >= 4]
     out = []
     for text, scan in zip(texts, scans):
         found = list(scan.spans)
         for m in pattern.finditer(text):
-            entity, score = values[m.group(1).lower()]
+            entity, score, common = values[m.group(1)]
+            if common and SENTENCE_START.search(text[max(0, m.start() - 3):m.start()]):
+                continue
             found.append({"start": m.start(), "end": m.end(), "entity": entity, "score": score})
+        for m in URL_IN_TEXT.finditer(text):
+            if _url_names(m.group(), names):
+                found.append({"start": m.start(), "end": m.end(), "entity": "URL", "score": 0.85})
         out.append(resolve_overlaps(found))
+    return out
+
+
+def _url_names(url: str, names: list[str]) -> bool:
+    """True when a found name stands in the URL, with any separator ("anna-berg", "anna_berg",
+    "annaberg")."""
+    flat = re.sub(r"[^\w]|_", "", url.lower())
+    for name in names:
+        parts = [p for p in re.split(r"\W+", name) if p]
+        if len(parts) > 1 and "".join(parts) in flat:
+            return True
+        if len(parts) == 1 and len(parts[0]) >= 5 and re.search(rf"(?<![a-z]){re.escape(parts[0])}(?![a-z])",
+                                                                    url.lower()):
+            return True
+    return False
+
+
+# A user asking for fiction: names in it are characters, not people ("write a story about Lily").
+FICTION = re.compile(
+    r"\b(?:write|writing|continue|create|make|generate|tell|compose|rewrite|imagine)\b[^.\n]{0,60}"
+    r"\b(?:story|stories|fanfic\w*|fan[- ]?fiction|script|screenplay|episode|chapter|novel|scene|roleplay|role-play"
+    r"|dialogue|tale|fable|sitcom|movie|comic|backstory|lore)\b"  # poems and songs are often for real people
+    r"|\b(?:fanfic\w*|fan[- ]?fiction|role-?play(?:ing)?|screenplay|fictional|character(?:s)?\s*:|(?:main|the|these)\s+"
+    r"characters?|protagonist|antagonist|storyline|(?:rpg|dnd|d&d)\b|\bin\s+the\s+(?:anime|manga|game|series|show"
+    r"|movie|film|novel|book|story)|\b(?:anime|manga|cartoon|video\s+game|tv\s+show|tv\s+series)\b)", re.I)
+# In fiction a name stays unless the user gave it as their own or a contact's.
+FICTION_KEEPS = ("intro", "relation", "signoff", "address_block", "ner+intro", "ner+relation", "context+intro",
+                 "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters
+
+
+# Role-play and scripts without the word: "imagine you are...", speaker lines "Natsuki: ...".
+PRETEND = re.compile(r"\b(?:imagine|pretend|act\s+as|you\s+are\s+now|once\s+upon\s+a\s+time|story|stories|storyline"
+                     r"|characters|narrative|fairy\s*tale|point\s+of\s+view|plot|season\s+\d+|episode|chapter|script"
+                     r"|sequel|prequel|crossover|universe|forum\s+(?:post|conversation|thread)|monologue|sitcom"
+                     r"|react(?:s|ing)?\s+to)\b", re.I)
+SPEAKER_LINE = re.compile(r"^\s*\(?(?!(?:name|date|phone|tel|email|e-mail|address|subject|from|to|cc|age|id|title"
+                          r"|note|time|re|fax|mobile)\s*:)[A-Z][\w .'-]{0,24}\)?\s*:\s*[\"“(*]?\w", re.M | re.I)
+# Public text handed over to work on: names in a pasted article or paper are public.
+PUBLIC_TEXT = re.compile(r"\b(?:summari[sz]e|summary|translate|translation|paraphrase|proofread|polish|rephrase"
+                         r"|academic|paper|article|essay|abstract|news|wikipedia|research)\b", re.I)
+PERSONAL_TEXT = re.compile(r"\b(?:e-?mail|letter|message|cv|resume|résumé|cover\s+letter|application|reply\s+to"
+                           r"|my\s+(?:name|friend|boss|teacher|wife|husband|colleague|mom|dad|son|daughter))\b", re.I)
+
+
+def fiction(turns: list[dict]) -> bool:
+    """The user asks for or writes fiction: names in it are characters."""
+    for turn in turns:
+        if turn["role"] != "user":
+            continue
+        text = turn["text"] or ""
+        if FICTION.search(text) or PRETEND.search(text) or len(SPEAKER_LINE.findall(text)) >= 3:
+            return True
+    return False
+
+
+def public_text(turns: list[dict]) -> bool:
+    """The user hands over a public text (an article, a paper) to summarise or translate."""
+    users = [t["text"] or "" for t in turns if t["role"] == "user"]
+    return any(PUBLIC_TEXT.search(u) for u in users) and not any(PERSONAL_TEXT.search(u) for u in users)
+
+
+STRUCTURED = ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "STREET_ADDRESS", "ZIP_CODE",
+              "US_DRIVER_LICENSE", "ID_NUMBER", "US_PASSPORT", "US_BANK_NUMBER")
+WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
+LONG_TURN = 1000  # characters: a pasted article, paper, story or program
+
+
+def personal(turns: list[dict], scans: list[TurnScan]) -> bool:
+    """The user writes about their own affairs: in a turn they typed (not a long pasted text)
+    they mention a letter, an application or a relation, give contact data or introduce someone."""
+    for turn, scan in zip(turns, scans):
+        text = turn["text"] or ""
+        if turn["role"] != "user" or len(text) >= LONG_TURN:
+            continue
+        if PERSONAL_TEXT.search(text) or any(
+                s["entity"] in STRUCTURED or (s["entity"] == "PERSON" and s.get("basis") in FICTION_KEEPS)
+                for s in scan.spans):
+            return True
+    return False
+
+
+def drop_pasted_names(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+    """Names NER alone found in a long pasted text (an article, a paper, a story) are public
+    or invented; they stay everywhere in the dialogue. (Only in dialogues that are not personal.)"""
+    public = {text[s["start"]:s["end"]] for text, scan in zip(texts, scans) if len(text) >= LONG_TURN
+              for s in scan.spans if s["entity"] == "PERSON" and s.get("basis") in WEAK}
+    return [TurnScan([s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") in WEAK
+                                                    and text[s["start"]:s["end"]] in public)],
+                     scan.timed_out, scan.seconds, scan.english) for text, scan in zip(texts, scans)]
+
+
+def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
+    return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON" or s.get("basis") in FICTION_KEEPS],
+                     scan.timed_out, scan.seconds, scan.english) for scan in scans]
+
+
+def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+    """A one-word name NER found that the dialogue also uses in lower case ("Kelvin" and
+    "kelvin structure", "Rose" and "a rose") is a word, not a name."""
+    cased = "\n".join(t for t in texts if any(c.isupper() for c in t))  # an all lower-case text proves nothing
+    lower = set(re.findall(r"(?<![\w.])[a-z][a-z'-]+(?![\w])", cased))
+    out = []
+    for text, scan in zip(texts, scans):
+        spans = [s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") == "ner"
+                                                 and text[s["start"]:s["end"]].lower() in lower)]
+        out.append(TurnScan(spans, scan.timed_out, scan.seconds, scan.english))
     return out
 
 
@@ -78,15 +221,24 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
     if config.model_names_public:
         scans = user_sourced_names(turns, texts, scans)
+    scans = drop_common_words(texts, scans)
+    if not personal(turns, scans):
+        if fiction(turns) or public_text(turns):
+            scans = drop_characters(scans)
+        scans = drop_pasted_names(texts, scans)
     per_turn = propagate(texts, scans)
     redactor = Redactor(config, dialogue_id)
     shares, too_much = {}, []
     for index, (text, spans) in enumerate(zip(texts, per_turn)):
         if spans:
-            covered = sum(len(text[s["start"]:s["end"]].replace(" ", "")) for s in spans)
-            shares[index] = round(covered / max(1, len(text.replace(" ", "").replace("\n", ""))), 4)
-            if shares[index] > config.max_redacted_share:
+            covered = sum(len("".join(text[s["start"]:s["end"]].split())) for s in spans)
+            shares[index] = round(covered / max(1, len("".join(text.split()))), 4)
+            # A short turn that is mostly one name ("Привет", "Gustav III") is not the
+            # incoherence the rule is for: it needs enough redacted characters too.
+            if shares[index] > config.max_redacted_share and covered >= config.coherence_min_chars:
                 too_much.append(index)
+    evidence = [{"turn": i, "start": s["start"], "end": s["end"], "entity": s["entity"],
+                 "score": round(float(s["score"]), 4)} for i in too_much for s in per_turn[i]]
     cleaned_turns, pii = [], []
     for index, (turn, text, spans) in enumerate(zip(turns, texts, per_turn)):
         new_text, new_spans = apply_spans(text, spans, redactor) if spans else (text, [])
@@ -95,15 +247,16 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     if not too_much:
         return Redaction(cleaned_turns, _flat(pii), shares=shares)
     if config.coherence == "drop":
-        return Redaction(turns, [], reason="pii_coherence", deleted_turns=too_much, shares=shares)
+        return Redaction(turns, [], reason="pii_coherence", deleted_turns=too_much, shares=shares, evidence=evidence)
     gone = _exchanges(turns, too_much)
     left = [i for i in range(len(turns)) if i not in gone]
     if (len(left) < 2 or len(gone) / len(turns) > config.max_deleted_turn_share
             or not any(turns[i]["role"] == "user" for i in left)):
-        return Redaction(turns, [], reason="pii_coherence", deleted_turns=sorted(gone), shares=shares)
+        return Redaction(turns, [], reason="pii_coherence", deleted_turns=sorted(gone), shares=shares,
+                         evidence=evidence)
     kept_turns = [{**cleaned_turns[i], "index": new} for new, i in enumerate(left)]
     kept_pii = [[{**s} for s in pii[i]] for i in left]
-    return Redaction(kept_turns, _flat(kept_pii), deleted_turns=sorted(gone), shares=shares)
+    return Redaction(kept_turns, _flat(kept_pii), deleted_turns=sorted(gone), shares=shares, evidence=evidence)
 
 
 def _exchanges(turns: list[dict], indices: list[int]) -> set[int]:

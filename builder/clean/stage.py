@@ -1,9 +1,12 @@
-"""The clean stage: toxicity (tag, then decide), PII redaction, image metadata stripping.
+"""The clean stage: languages, toxicity (tag, then decide), PII redaction, image metadata stripping.
 
-Order per shard: score every turn for toxicity and drop toxic dialogues (``toxic:<label>``);
-scan the survivors' turns for PII in one batched pass and redact them (``pii_redacted``)
-or drop them (``pii_coherence``, ``pii_timeout``); strip EXIF/XMP from their images
-(``exif_stripped`` when that is the only change). Kept dialogues keep their id.
+Order per shard: identify each turn's language and record the dialogue's (the ``language``
+field; with ``--languages`` a dialogue in another language is dropped as
+``language_not_selected``); score every turn for toxicity and drop toxic dialogues
+(``toxic:<label>``); scan the survivors' turns for PII in one batched pass (English NER on
+English turns only) and redact them (``pii_redacted``) or drop them (``pii_coherence``,
+``pii_timeout``); strip EXIF/XMP from their images (``exif_stripped`` when that is the only
+change). Kept dialogues keep their id.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import polars as pl
 
 from builder.clean.config import CleanConfig
 from builder.clean.exif import strip_metadata
-from builder.clean.pii import PiiDetector, TurnScan
+from builder.clean.languages import UNDETERMINED, dialogue_languages, english_turns
+from builder.clean.pii import NER_MODEL, PiiDetector, TurnScan
 from builder.clean.redact import redact_dialogue
 from builder.clean.toxicity import ToxicityStep
 from builder.engine import ShardContext, ShardResult
@@ -27,14 +31,15 @@ from builder.records import dialogues_frame, ledger_frame
 class CleanStage:
     name = "clean"
     version = "1"
-    reads = ("dialogue_id", "turns")
-    writes = ("turns", "pii", "toxicity")
+    reads = ("dialogue_id", "turns", "language")
+    writes = ("turns", "pii", "toxicity", "language")
 
     def __init__(self, config: CleanConfig):
         self.config = config
         self.pii = PiiDetector(config)
         self.toxicity = ToxicityStep(config)
         self._device = "cpu"
+        self._toxicity_model: dict | None = None
 
     def setup(self, device: str) -> None:
         self._device = device
@@ -46,17 +51,26 @@ class CleanStage:
     def models(self) -> list[dict]:
         out = []
         if self.config.toxicity:
-            self.toxicity.setup(self._device)  # a fully resumed run never called setup()
-            out.append(self.toxicity.describe())
+            out.append(self._describe_toxicity())
         if self.config.pii:
             out.append({"name": "presidio+spacy", "version": self.pii.version(), "files": {}})
         return out
 
+    def _describe_toxicity(self) -> dict:
+        """The toxicity model's manifest entry. A run resumed after its last shard never called
+        setup(), so the scorer is loaded here when needed (finalize and models both ask)."""
+        if self._toxicity_model is None:
+            self.toxicity.setup(self._device)
+            self._toxicity_model = self.toxicity.describe()
+        return self._toxicity_model
+
     def process(self, df: pl.DataFrame, ctx: ShardContext) -> ShardResult:
         rows = df.sort("dialogue_id").to_dicts()
         stats: dict = {"funnel": {"in": len(rows), "dropped": {}}, "seconds": {}, "pii_spans": {},
-                       "exif": {"images": 0, "stripped": 0, "reencoded": 0}, "turns": 0}
+                       "exif": {"images": 0, "stripped": 0, "reencoded": 0}, "turns": 0,
+                       "languages": {}, "turns_without_english_ner": 0}
         ledger, out_rows = [], []
+        rows = self._languages(rows, ledger, stats)
         tox = self._toxicity(rows, stats)
         survivors = []
         for row, tags in zip(rows, tox):
@@ -72,18 +86,21 @@ class CleanStage:
         t0 = time.perf_counter()
         for row, row_scans in zip(survivors, scans):
             red = redact_dialogue(row["dialogue_id"], row["turns"], row_scans, self.config)
+            routing = _routing(row, row_scans)
             if red.reason:
                 ledger.append(_row(row, "dropped", red.reason, {"deleted_turns": red.deleted_turns,
-                                                                 "redacted_share": _keys(red.shares)}))
+                                                                 "redacted_share": _keys(red.shares),
+                                                                 "spans": red.evidence, **routing}))
                 _count(stats["funnel"]["dropped"], red.reason)
                 continue
             row["turns"], row["pii"] = red.turns, red.spans
             exif = self._strip_images(row, ctx, images, stats) if self.config.strip_exif else []
             for span in red.spans:
                 _count(stats["pii_spans"], span["entity"])
-            detail = {"pii": red.spans, "exif": exif}
+            detail = {"pii": red.spans, "exif": exif, **routing}
             if red.deleted_turns:
                 detail["deleted_turns"] = red.deleted_turns
+                detail["spans"] = red.evidence
             if red.spans or red.deleted_turns:
                 ledger.append(_row(row, "modified", "pii_redacted", detail))
                 stats["funnel"]["pii_redacted"] = stats["funnel"].get("pii_redacted", 0) + 1
@@ -91,20 +108,42 @@ class CleanStage:
                 ledger.append(_row(row, "modified", "exif_stripped", detail))
                 stats["funnel"]["exif_only"] = stats["funnel"].get("exif_only", 0) + 1
             else:
-                ledger.append(_row(row, "kept", "ok", {}))
+                ledger.append(_row(row, "kept", "ok", routing))
             out_rows.append(row)
         stats["seconds"]["redact_exif"] = time.perf_counter() - t0
         stats["funnel"]["out"] = len(out_rows)
+        for row in out_rows:
+            row.pop("_turn_languages", None)
         return ShardResult(dialogues_frame(out_rows), ledger_frame(ledger), stats)
 
     # -- steps -------------------------------------------------------------------
+    def _languages(self, rows: list[dict], ledger: list[dict], stats: dict) -> list[dict]:
+        """Detect languages (kept on the rows as ``_turn_languages``); drop unselected ones."""
+        t0 = time.perf_counter()
+        found = dialogue_languages([row["turns"] for row in rows])
+        wanted = set(self.config.languages)
+        kept = []
+        for row, (language, per_turn) in zip(rows, found):
+            row["language"] = row.get("language") or language
+            row["_turn_languages"] = per_turn
+            code = row["language"] or UNDETERMINED
+            _count(stats["languages"], code)
+            if wanted and code not in wanted:
+                ledger.append(_row(row, "dropped", "language_not_selected", {"language": code}))
+                _count(stats["funnel"]["dropped"], "language_not_selected")
+            else:
+                kept.append(row)
+        stats["seconds"]["language"] = time.perf_counter() - t0
+        return kept
+
     def _toxicity(self, rows: list[dict], stats: dict) -> list[dict | None]:
         if not self.config.toxicity:
             return [None] * len(rows)
         t0 = time.perf_counter()
         scorer = self.toxicity.scorer
         before = scorer.cache.stats() if hasattr(scorer, "cache") else None
-        tags = self.toxicity.score_dialogues([[t["text"] for t in row["turns"]] for row in rows])
+        tags = self.toxicity.score_dialogues([[t["text"] for t in row["turns"]] for row in rows],
+                                             [row["_turn_languages"] for row in rows])
         if before is not None:
             after = scorer.cache.stats()
             stats["toxicity_cache"] = {k: after[k] - before[k] for k in after}
@@ -113,11 +152,14 @@ class CleanStage:
 
     def _scan(self, rows: list[dict], stats: dict) -> list[list[TurnScan]]:
         texts = [t["text"] or "" for row in rows for t in row["turns"]]
+        english = [e for row in rows for e in english_turns(row["turns"], row["_turn_languages"])]
         stats["turns"] = len(texts)
+        stats["turns_without_english_ner"] = english.count(False)
         if not self.config.pii:
-            return [[TurnScan() for _ in row["turns"]] for row in rows]
+            return [[TurnScan(english=e) for e in english_turns(row["turns"], row["_turn_languages"])]
+                    for row in rows]
         t0 = time.perf_counter()
-        flat = iter(self.pii.scan(texts))
+        flat = iter(self.pii.scan(texts, english))
         stats["seconds"]["pii"] = time.perf_counter() - t0
         return [[next(flat) for _ in row["turns"]] for row in rows]
 
@@ -163,11 +205,14 @@ class CleanStage:
                          "reencoded": result.reencoded}
 
     def finalize(self, folder, stats: dict) -> dict:
-        if self.config.toxicity:
-            self.toxicity.setup(self._device)  # shards may all have run elsewhere (resume, other executor)
+        from builder.clean.recognizers import build_finders, language_independent
+
+        finders = language_independent(build_finders(self.config.entities)) if self.config.pii else []
         return {"funnel": stats.get("funnel", {}),
-                "decided_by": {"toxicity": self.toxicity.describe()["name"] if self.config.toxicity else None,
-                               "pii": "presidio+" + "en_core_web_sm" if self.config.pii else None}}
+                "decided_by": {"toxicity": self._describe_toxicity()["name"] if self.config.toxicity else None,
+                               "pii": f"presidio+{NER_MODEL}" if self.config.pii else None},
+                "pii_routing": {"english_ner": "turns identified as English (builder/language.py)",
+                                "language_independent_finders": finders}}
 
 
 def _row(row: dict, decision: str, reason: str, detail: dict) -> dict:
@@ -177,6 +222,16 @@ def _row(row: dict, decision: str, reason: str, detail: dict) -> dict:
 
 def _count(counter: dict, key: str) -> None:
     counter[key] = counter.get(key, 0) + 1
+
+
+def _routing(row: dict, scans: list[TurnScan]) -> dict:
+    """Ledger detail: the dialogue's language and the turns that only got the
+    language-independent finders (no English NER)."""
+    skipped = [i for i, scan in enumerate(scans) if not scan.english]
+    out = {"language": row.get("language")}
+    if skipped:
+        out["language_independent_only_turns"] = skipped
+    return out
 
 
 def _keys(shares: dict[int, float]) -> dict[str, float]:

@@ -92,7 +92,7 @@ class Redactor:
         if entity == "EMAIL_ADDRESS":
             return f"{rng.choice(FIRST_NAMES).lower()}.{rng.choice(LAST_NAMES).lower()}@example.com"
         if entity in ("PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "US_BANK_NUMBER", "US_PASSPORT",
-                      "US_DRIVER_LICENSE"):
+                      "US_DRIVER_LICENSE", "ZIP_CODE", "ID_NUMBER"):
             if entity == "PHONE_NUMBER" and sum(c.isdigit() for c in value) >= 10:
                 return f"+1-555-01{rng.randrange(100):02d}"
             if entity == "US_SSN":
@@ -112,13 +112,14 @@ class Redactor:
 
     def _person(self, value: str) -> str:
         tokens = value.split()
-        out = []
-        for i, token in enumerate(tokens):
+        out, first = [], True
+        for token in tokens:
             core = token.strip(".,'\"")
-            if core.lower() in ("mr", "mrs", "ms", "dr", "prof") or not core:
+            if core.lower() in ("mr", "mrs", "ms", "dr", "prof", "jr", "sr", "phd", "md", "ii", "iii") or not core:
                 out.append(token)
                 continue
-            out.append(token.replace(core, _case_like(core, self._name_token(core, first=i == 0))))
+            out.append(token.replace(core, _case_like(core, self._name_token(core, first=first))))
+            first = False
         return " ".join(out)
 
     def _name_token(self, core: str, first: bool) -> str:

@@ -37,10 +37,16 @@ class ToxicityStep:
     def describe(self) -> dict:
         return self.scorer.describe()
 
-    def score_dialogues(self, dialogues: list[list[str]]) -> list[dict]:
-        """Per dialogue: ``{"model", "labels": [{label, score, turn}]}`` (max over its turns)."""
-        flat = [text for turns in dialogues for text in turns if text and text.strip()]
-        scores = iter(self.scorer.score(flat)) if flat else iter(())
+    def score_dialogues(self, dialogues: list[list[str]], languages: list[list[str | None]] | None = None) -> list[dict]:
+        """Per dialogue: ``{"model", "labels": [{label, score, turn}]}`` (max over its turns).
+        A scorer with per-language word lists (``uses_language``) gets each turn's language."""
+        keep = [(text, lang) for d, turns in enumerate(dialogues) for t, text in enumerate(turns)
+                for lang in [languages[d][t] if languages else None] if text and text.strip()]
+        flat = [text for text, _ in keep]
+        if getattr(self.scorer, "uses_language", False):
+            scores = iter(self.scorer.score(flat, [lang for _, lang in keep])) if flat else iter(())
+        else:
+            scores = iter(self.scorer.score(flat)) if flat else iter(())
         name = self.scorer.describe()["name"]
         out = []
         for turns in dialogues:

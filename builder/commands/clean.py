@@ -30,6 +30,12 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Per-entity action override (repeatable), e.g. PERSON=surrogate.")
 @click.option("--max-redacted-share", type=float, default=0.5, show_default=True,
               help="A turn with a larger redacted share of its characters must be deleted.")
+@click.option("--coherence-min-chars", type=int, default=20, show_default=True,
+              help="...and only when at least this many of its characters are redacted (a short turn that is one "
+                   "name is not incoherent).")
+@click.option("--languages", default="", metavar="CODES",
+              help="Keep only dialogues in these languages (ISO 639-1, comma-separated, 'und' for unknown), "
+                   "e.g. en,de; others are dropped as language_not_selected. Default: every language.")
 @click.option("--coherence", type=click.Choice(COHERENCE_POLICIES), default="drop", show_default=True,
               help="When a turn must be deleted: drop the dialogue, or delete the exchange and keep the rest.")
 @click.option("--turn-timeout", type=float, default=10.0, show_default=True,
@@ -58,26 +64,30 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Texts per model forward (default 8 on CPU, where it measured fastest; 64 on CUDA).")
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda or cuda:N.")
 @click.option("--force", is_flag=True, help="Rebuild the output even if it holds a finished run.")
-@click.option("--report", is_flag=True, help="Print the funnel of the output folder (after running, or alone).")
+@click.option("--report", is_flag=True, help="Print the funnel of the output folder and, per entity, the number of "
+                                            "redacted spans with a few examples in context (after running, or alone).")
+@click.option("--report-examples", type=int, default=5, show_default=True,
+              help="Examples per entity in --report (each shows the redacted value, read back from the input).")
 @executor_options
 def command(input_dir, output_dir, entities, pii_thresholds, action, entity_actions, max_redacted_share,
-            coherence, turn_timeout, chunk_chars, redact_model_names, no_pii, no_exif, no_toxicity,
+            coherence_min_chars, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_pii,
+            no_exif, no_toxicity,
             toxicity_backend,
             toxicity_model, toxicity_checkpoint, toxicity_config, toxicity_thresholds, toxicity_int8,
-            toxicity_batch_size, device, force, report, executor, workers, address, cpus_per_worker,
-            gpus_per_worker, quiet):
+            toxicity_batch_size, device, force, report, report_examples, executor, workers, address,
+            cpus_per_worker, gpus_per_worker, quiet):
     """Scrub PII, drop toxic dialogues and strip image metadata: INPUT_DIR -> --output.
 
     With --report and no INPUT_DIR, only print the funnel of an existing --output folder.
     """
-    from builder.clean.report import funnel_lines
+    from builder.clean.report import example_lines, funnel_lines
 
     if output_dir is None:
         raise ConfigError("missing --output/-o: the folder to write (or to report on with --report)")
     if input_dir is None:
         if not report:
             raise ConfigError("missing INPUT_DIR: the ingest output to clean (or pass --report to only print a funnel)")
-        click.echo("\n".join(funnel_lines(output_dir)))
+        click.echo("\n".join(funnel_lines(output_dir) + example_lines(output_dir, report_examples)))
         return
     from builder.clean.config import DEFAULT_TOXICITY_THRESHOLDS as defaults
     from builder.clean.stage import CleanStage
@@ -90,7 +100,9 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
         thresholds=tuple(sorted({**dict(CleanConfig().thresholds),
                                  **dict(parse_pairs(pii_thresholds, "--pii-threshold", float))}.items())),
         action=action, entity_actions=tuple(sorted(parse_pairs(entity_actions, "--entity-action"))),
-        max_redacted_share=max_redacted_share, coherence=coherence, model_names_public=not redact_model_names,
+        max_redacted_share=max_redacted_share, coherence_min_chars=coherence_min_chars,
+        languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
+        coherence=coherence, model_names_public=not redact_model_names,
         turn_timeout_s=turn_timeout,
         chunk_chars=chunk_chars, strip_exif=not no_exif, toxicity=not no_toxicity,
         toxicity_backend=toxicity_backend, toxicity_model=toxicity_model,
@@ -106,4 +118,4 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
     click.echo(f"clean: {rows['in']} in, {rows['out']} out ({rows['dropped']} dropped, "
                f"{rows['modified']} modified) -> {output_dir}")
     if report:
-        click.echo("\n".join(funnel_lines(output_dir)))
+        click.echo("\n".join(funnel_lines(output_dir) + example_lines(output_dir, report_examples)))

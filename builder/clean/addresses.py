@@ -1,0 +1,190 @@
+"""Street addresses as people write them, in many countries' orders, and the rest of the block.
+
+A street is found in one of four forms, each needing its own evidence:
+
+- number first, type word last: ``42 Willow Lane``, ``1432 Gemsbok St`` (English; the name
+  words must look like a name: not a unit of measure or time, not stop words, so "45 minute
+  drive" and "the 1940s as a way" are not streets);
+- a type word first: ``44 Rue Abderrahmen Ziad``, ``Via Capo le Case 143``, ``ul. Zuchów 65``
+  (a number before or after is required);
+- the name first, the number after, with a street-type ending: ``Puruntie 82``,
+  ``Simavikveien 231``, ``Király u. 23.``; without such an ending only when the next line of
+  the address (a unit or a postal code) follows: ``Gralla 30 Suite 617``;
+- military and post-office boxes: ``PSC 4926, Box 7979 APO AA 63682``, ``USS Dam FPO AE 94560``,
+  ``P.O. Box 108``.
+
+Once a street is found, the address around it is personal too: building numbers written
+before it, the unit, the town, state or country and the postal code that follow it (up to a
+blank line). Case matters in mixed-case text (the name words are capitalised); an all
+lower-case message is read case-insensitively.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
+
+L = r"[^\W\d_]"  # a letter in any script
+NAME_WORD = rf"(?:{L}[\w'’.\-]*|\d{{1,4}}(?:st|nd|rd|th)\b)"
+EN_TYPES = (
+    "street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|ter|close|crescent"
+    "|cres|square|sq|parkway|pkwy|highway|hwy|loop|mall|isle|trail|trl|circle|cir|row|walk|alley|heights|hts|hill"
+    "|point|ridge|run|path|pike|plaza|gardens|grove|green|mews|quay|wharf|vale|view|bypass|causeway|crossing"
+    "|expressway|freeway|junction|manor|meadows?|mount|oval|pass|rise|shores?|spur|summit|turnpike|villas?|wells"
+    "|cove|creek|crest|estates?|falls|ferry|fields?|ford|forest|fork|fort|gateway|glen|harbou?r|haven|hollow|island"
+    "|knoll|lakes?|landing|mills?|motorway|orchard|pines|plains|prairie|ranch|rapids|river|springs?|stream|trace"
+    "|track|tunnel|valley|viaduct|vista|broadway|embankment|parade|esplanade|promenade|avenida|str")
+# Words that follow a number without naming a street ("45 minute drive", "3 lane road").
+NOT_STREET_WORDS = frozenset("""
+minute minutes min mins hour hours hr hrs second seconds day days week weeks month months year years yr
+mile miles km kilometer kilometre meter metre meters metres foot feet ft inch inches yard yards mph kmh
+times time percent per lane lanes way ways step steps point points people person persons car cars
+the a an and or of to in on at for as by with from is are was be it this that my your our their
+""".split())
+PREFIX_TYPES = (
+    r"rue|place|avenue|av|avda|avenida|calle|c/|carrer|ctra|carretera|camino|paseo|plaza|pza|via|viale|vicolo|piazza"
+    r"|corso|cours|largo|rua|r|travessa|tv|praça|pça|alameda|estrada|rodovia|quai|boulevard|bd|bld|chemin|allée|impasse"
+    r"|route|ul|ulica|al|aleja|pl|plac|os|osiedle|strada|calea|bulevardul|str|ulitsa|ул|улица|пр|проспект|пер"
+    r"|переулок|οδός|λεωφόρος|sokak|cadde|caddesi|jalan|jl|rambla|ronda|passeig|via|v\.le|p\.za|tr|stra[ßs]e")
+NAME_FIRST_ENDINGS = (
+    r"tie|katu|kuja|polku|kaari|rinne|ranta|väylä|vej|gade|gyde|stræde|vænget|allé|alle|veien|vegen|vei|vegur"
+    r"|vägen|väg|gatan|gata|gaten|gränd|stigen|backen|torget|weg|straat|laan|plein|steeg|gracht|kade|singel|dreef"
+    r"|strasse|straße|str|gasse|platz|allee|ufer|damm|steig|pfad|chaussee|stræti|braut|sletta|bakken|svingen|stien"
+    r"|haugen|åsen|utca|útja|út|u|ulice|ulica|třída|náměstí|nám|ská|sokak|sokağı|caddesi|cad|sk|bulvarı|baan|dijk"
+    r"|road|street|avenue|lane|drive|way")
+UNIT = r"(?:apt|apartment|suite|ste|unit|flat|room|rm|#)\.?\s*#?\s*\d{1,5}[a-z]?\b"
+POSTAL = r"(?:\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|\d{5}-\d{3}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
+NUM = r"\d{1,5}[a-zA-Z]?(?![\w/])"
+LEAD = rf"(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"
+CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
+                 r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
+                 r"|located\s+at|come\s+to)\b[^.\n]{0,20}$", re.I)
+
+STREET_FORMS = (
+    ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES})\b\.?", 0.6),
+    ("type_first", rf"(?:{LEAD})?(?:{PREFIX_TYPES})\.?\s+(?:{NAME_WORD}\s+){{0,4}}{NAME_WORD}(?:,?\s+{NUM}\.?)?", 0.6),
+    ("name_first", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{L}*(?:{NAME_FIRST_ENDINGS})\.?,?\s+{NUM}\.?", 0.6),
+    ("number_name_unit", rf"{LEAD}(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD},?\s*\n?[\s>]*{UNIT}", 0.6),
+    ("corner", rf"\bthe\s+corner\s+of\s+[^\n]{{3,60}}?\s+and\s+(?:{NAME_WORD}\s+){{1,3}}(?:{EN_TYPES})\b\.?", 0.6),
+    ("name_number_unit", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD}\s+{NUM},?\s*\n?[\s>]*{UNIT}", 0.6),
+    ("name_number", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD}\s+{NUM}\.?", 0.6),
+    ("military", r"(?:(?:PSC|CMR|Unit)\s+\d{3,5},?\s+Box\s+\d{2,5}|(?:USS|USNS|USNV|USCGC|USCG)\s+[A-Z][\w-]+"
+                 r"(?:\s+[A-Z][\w-]+)?)(?:,?\s*\n?\s*[AFD]PO\s+A[AEP](?:\s+\d{5})?)?|\b[AFD]PO\s+A[AEP]\s+\d{5}", 0.7),
+    ("po_box", rf"(?:{LEAD})?\bP\.?\s?O\.?\s+Box\s+\d{{1,6}}", 0.6),
+    ("unit", rf"\b{UNIT}", 0.5),
+)
+_COMPILED = [(name, re.compile(rf"(?<![\w'’-]){regex}(?!\w)", re.I if name != "military" else 0), score)
+             for name, regex, score in STREET_FORMS]
+STOP_IN_NAMES = (NOT_STREET_WORDS | _STOP_WORDS) - {"the", "of", "and", "via", "do", "da", "de", "la", "le", "du"}
+PLACE_WORD = rf"(?:{L}[\w'’.\-]*|\(\w+\))"
+PLACE_SEP = r"[ \t]*(?:\n[ \t>]*,|,[ \t]*\n?|\n)[ \t>]*|[ \t]+"
+EXT_UNIT = re.compile(rf"(?:{PLACE_SEP})?{UNIT}", re.I)
+EXT_POSTAL = re.compile(rf"(?:{PLACE_SEP})(?!(?:19|20)\d\d(?![\w-]))\b{POSTAL}(?![\w-])")
+# "...\n\n Mexico 52199": a country and code after one blank line still close the block
+EXT_LAST_LINE = re.compile(rf"[ \t]*\n[ \t>]*\n[ \t>]*{PLACE_WORD}(?:[ \t-]+{PLACE_WORD}){{0,5}}[ \t]+{POSTAL}(?![\w-])")
+EXT_PLACE = re.compile(rf"(?:{PLACE_SEP})(?P<words>{PLACE_WORD}(?:[ \t-]+{PLACE_WORD}){{0,5}})")
+
+
+def _name_ok(words: list[str], lower_text: bool) -> bool:
+    for word in words:
+        w = word.lower().strip(".,'’")
+        if w in STOP_IN_NAMES or re.fullmatch(r"\d{3}0s", w):
+            return False
+    return lower_text or any(w[:1].isupper() for w in words)
+
+
+def find_streets(text: str) -> list[tuple[int, int, str, float]]:
+    """``[(start, end, "STREET_ADDRESS", score)]``: streets, each extended over its block."""
+    lower_text = not any(c.isupper() for c in text)
+    found = []
+    has_unit = bool(_UNIT_ANY.search(text))
+    gates = {"name_number": has_unit or bool(_CODE_ANY.search(text)) or bool(CUE_ANY.search(text)),
+             "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
+             "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
+             "name_first": bool(_ENDING_ANY.search(text)),
+             "military": bool(re.search(r"\b(?:PSC|CMR|Unit|USS|USNS|USNV|USCGC|USCG|[AFD]PO)\b", text))}
+    for name, pattern, score in _COMPILED:
+        if not gates.get(name, True):
+            continue  # cheap checks first: most chat has no unit, code or cue word
+        for m in _candidates(pattern, text):
+            value = m.group()
+            if name == "number_first":
+                if not _name_ok(m.group("name").split(), lower_text) or re.match(r"\d{3}0s\b", value):
+                    continue
+            elif name not in ("military", "po_box", "unit", "corner"):
+                words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
+                if not _name_ok(words, lower_text) or not re.search(r"\d", value):
+                    continue
+                if not lower_text and not value[:1].isdigit() and not value[:1].isupper() and name != "type_first":
+                    continue
+            cued = bool(CUE.search(text[max(0, m.start() - 60):m.start()]))
+            end, coded = extend_block(text, m.end(), lower_text) if name != "unit" else (m.end(), False)
+            line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
+            if name == "name_number" and (not (cued or coded) or "\t" in line):
+                continue  # "Windows 10", a table row: a name and a number are a street only inside an address
+            found.append((m.start(), end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
+    return found
+
+
+_ENDING_ANY = re.compile(rf"(?:{NAME_FIRST_ENDINGS})\.?,?\s+\d", re.I)
+_UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
+_CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
+CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
+
+
+def _candidates(pattern: re.Pattern, text: str):
+    """Every match, also those starting inside a rejected one ("my address to 92 Eusebio
+    Dávila 57": the first candidate starts at "change" and fails, the street starts later)."""
+    pos = 0
+    while pos < len(text):
+        m = pattern.search(text, pos)
+        if not m:
+            return
+        yield m
+        nxt = re.search(r"\s\S", text[m.start():m.end()])
+        pos = m.start() + nxt.end() - 1 if nxt else m.end()
+
+
+def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:
+    """Extend a street over the unit, places and postal code written after it; also say
+    whether a unit or a postal code was among them (what makes a block an address)."""
+    limit, coded = min(len(text), end + 160), False
+    for _ in range(8):
+        for pattern in (EXT_UNIT, EXT_POSTAL, EXT_LAST_LINE):
+            m = pattern.match(text, end, limit)
+            if m:
+                # a unit or a 5-digit / lettered code makes a block; "RTX 3050" (4 digits) does not
+                end, coded = m.end(), coded or pattern is not EXT_POSTAL or bool(re.search(r"\d{5}|[A-Z]", m.group()))
+                break
+        else:
+            m = EXT_PLACE.match(text, end, limit)
+            place_end = _place_end(m, text, lower_text) if m else None
+            if place_end is None:
+                return end, coded
+            end = place_end
+    return end, coded
+
+
+def _place_end(m: re.Match, text: str, lower_text: bool) -> int | None:
+    """Where a town/state/country segment ends, or None when it is not one: name-like words
+    (capitalised in mixed-case text, short particles allowed), then a break, a code, the
+    end, or (in mixed-case text) the first lower-case word after the capitalised run."""
+    end = None
+    for token in re.finditer(r"\S+", m.group("words")):
+        t = token.group()
+        if t.lower() in STOP_IN_NAMES and not (end is None and t.lower() in ("saint", "st")):
+            break
+        if not lower_text and not (t[:1].isupper() or len(t) <= 3 or t.startswith("(")):
+            break
+        end = m.start("words") + token.end() - (len(t) > 3 and t.endswith("."))
+    if end is None:
+        return None
+    rest = text[end:end + 12]
+    if re.match(rf"\s*(?:$|\n|,|\.|;|\?|!|{POSTAL}(?![\w-])|[-–—]|\))", rest):
+        return end
+    return end if not lower_text and re.match(r"[ \t]+[a-z]", rest) else None
+
+
+def street_spans(text: str) -> list[tuple[int, int]]:
+    return [(s, e) for s, e, _, _ in find_streets(text)]

@@ -1,0 +1,250 @@
+"""Person names the way a careful annotator finds them: NER plus the context around a name.
+
+spaCy's English NER labels many personal names ORG or GPE ("Thanks, Erli", "Hi Tamara") and
+misses lower-case ones. A detection counts as a PERSON when the model says so, or when its
+context says so whatever the label: a greeting or an introduction before it, an honorific,
+a signature after a closing phrase, or a list that holds another name ("Emily, Anna and
+Gloria"). ``english_names`` needs spaCy entities (English turns only); ``cued_names`` reads
+only the text and works in any language (closings and self-introductions in several
+languages, CJK signatures).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from builder.clean.languages import mostly_latin
+from builder.clean.precision import NOT_NAMES, is_public
+
+CAP = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:[A-Z][a-zà-öø-ÿ]+)?(?![\w])"
+CAP_NAME = rf"{CAP}(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)\s+)?{CAP}){{0,2}}"
+GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|thank you|thx|cheers|bye|goodbye|welcome"
+                      r"|congrats|congratulations|good (?:morning|afternoon|evening|night)|morning|ok|okay|sorry)"
+                      r"[,!]?\s+$", re.I)
+INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
+NAMED = re.compile(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
+                   r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
+FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full )?name\s*:|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:"
+                   r"|\bcontact\s*:|\battn\.?:?)\s*[,:]?\s*$", re.I)
+HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
+                       r"\.?\s+$", re.I)
+RELATION = re.compile(r"\bmy\s+(?:[a-z]+\s+){0,2}?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
+                      r"|boss|colleague|coworker|co-worker|mother|mom|mum|father|dad|son|daughter|brother|sister"
+                      r"|neighbou?r|doctor|dentist|grandfather|grandmother|grandma|grandpa|landlord|landlady|manager"
+                      r"|uncle|aunt|cousin|fianc[eé]e?|roommate|flatmate|client|student|classmate|niece|nephew|kid"
+                      r"|baby|child|supervisor|advisor|professor|coach|therapist|lawyer|ex)"
+                      r"(?:,?\s+(?:is|was|called|named))?,?\s+$", re.I)
+HERE_AFTER = re.compile(r"^\s+here\b", re.I)
+# Words around a name that only a person fits: speech ("says X", "X said"), kinship and
+# possession ("X's daughter"), what one does to a person ("tell X", "follow up with X"), a
+# name introduced as such ("maiden name is X"), credits ("directed by X").
+PERSON_VERB_BEFORE = re.compile(
+    r"(?:\b(?:says|said|asked|replied|answered|shouted(?:\s+at)?|whispered|yelled(?:\s+at)?|told|tell|ask|thank"
+    r"|thanked|meet|met|marry|married|dating|kissed|hugged|invited|introduced|follow\s+up\s+with|speak\s+to"
+    r"|speak\s+with|talk\s+to|talked\s+to|said\s+to|(?:is|was)\s+under|name\s+is|maiden\s+name\s+is|calls\s+me"
+    r"|known\s+as|directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by|sung\s+by"
+    r"|painted\s+by|signed\s+by|sent\s+by|from\s+my\s+friend|commenter|producer|singer|author|fan\s+of)"
+    r"\s+(?:the\s+)?$)", re.I)
+PERSON_AFTER = re.compile(
+    r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
+    r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children)\b"
+    r"|\s+(?:says|said|asked|replied|answered|shouted|whispered|yelled|told|had\s+given|has\s+given|gave"
+    r"|is\s+from|was\s+born|is\s+very\s+reliable|is\s+a\s+\d+\s+year|spent\s+a|points?\s+out|pointed\s+out"
+    r"|explained|believes|grew\s+up|graduated|studied\s+at|passed\s+away|smiled|laughed|cried|texted|emailed)\b"
+    r"|,\s+(?:can|could|would|will|please|do|did|are|have)\s+(?:you|i|we)\b)", re.I)
+CLOSINGS = (r"regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours(?: truly| sincerely)?"
+            r"|thanks|thank you|many thanks|thanks again|cheers|love|xoxo|respectfully|take care"
+            r"|saludos|atentamente|un saludo|gracias|cordialement|merci|bien à vous|amicalement|bisous"
+            r"|mit freundlichen grüßen|viele grüße|liebe grüße|grüße|gruß|danke|cordiali saluti|saluti|grazie"
+            r"|atenciosamente|obrigad[oa]|abraços|с уважением|спасибо|всего доброго|pozdrawiam|dziękuję|groetjes"
+            r"|met vriendelijke groet|hälsningar|mvh|med venlig hilsen|ystävällisin terveisin|terveisin"
+            r"|谢谢|謝謝|此致|敬礼|敬禮|祝好|顺祝商祺|よろしくお願いします|감사합니다")
+SIGNOFF = re.compile(rf"(?:^|\n)[ \t]*(?:{CLOSINGS})[ \t]*[,.!]*[ \t]*(?:\n[ \t]*)?[-–—~]?[ \t]*"
+                     rf"(?P<name>{CAP_NAME}|[a-z][a-z'\-]{{2,}}(?:\s+[a-z][a-z'\-]{{2,}})?"
+                     rf"|[\u4e00-\u9fff]{{2,4}}|[\u3040-\u30ff\u4e00-\u9fff]{{2,6}}|[\uac00-\ud7a3]{{2,4}}"
+                     rf"|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)[ \t]*[.!]?[ \t]*$", re.I)
+DASH_SIGNATURE = re.compile(rf"\n[ \t]*[-–—~][ \t]*(?P<name>{CAP_NAME})[ \t]*$")
+# Self-introductions, also lower-case ("my name praba") and in other languages.
+LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\s+(?!(?:and|from|here)\b)[a-z][a-z'\-]{2,})?)"
+                         r"(?=\s*(?:[,.!;]|$|\n"
+                         r"|\s+(?:and|i|from|here)\b))", re.I)
+OTHER_INTRO = re.compile(r"(?:меня зовут|je m'appelle|je m’appelle|me llamo|mi nombre es|ich heiße|ich heisse"
+                         r"|mi chiamo|meu nome é|eu me chamo|nazywam się|mijn naam is|jag heter|nimeni on)\s+"
+                         rf"(?P<name>{CAP_NAME}|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)"
+                         r"|(?:我叫|我的名字是|我是)(?P<han>[\u4e00-\u9fff]{2,3})(?=[，。,.!！\s]|$)", re.I)
+LIST = re.compile(rf"{CAP_NAME}(?:\s*,\s*{CAP_NAME})*\s*,?\s+(?:and|&|or|und|et|y|e)\s+{CAP_NAME}")
+NER_LABELS_IN_CONTEXT = ("ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "PERSON")
+COMMON_ENDINGS = re.compile(r"(?:ing|ed|ous|ful|ible|able|ive|ant|ent|ly|ness|ment|tion)$")
+
+
+def _plausible(value: str) -> bool:
+    words = value.split()
+    return bool(words) and not is_public(value) and all(
+        w.lower().strip(".,'’") not in NOT_NAMES for w in words)
+
+
+def name_context(text: str, start: int, end: int) -> str | None:
+    """What in the words around ``text[start:end]`` says it is a person's name: ``intro``
+    ("my name is", "X here"), ``relation`` ("my friend X"), ``greeting``, ``honorific``,
+    ``verb`` ("says X", "X's daughter"); None when nothing does."""
+    before, after = text[max(0, start - 60):start], text[end:end + 30]
+    if INTRO.search(before) or (HERE_AFTER.match(after) and text[:start].strip() == ""):
+        return "intro"
+    if FIELD.search(before):
+        return "field"
+    if NAMED.search(before):
+        return "named"
+    if RELATION.search(before):
+        return "relation"
+    if GREETING.search(before):
+        return "greeting"
+    if HONORIFIC.search(before):
+        return "honorific"
+    if PERSON_VERB_BEFORE.search(before) or PERSON_AFTER.match(after):
+        return "verb"
+    return None
+
+
+# "Zoolander is a 2001 American action-comedy film": a title, not a person
+WORK_AFTER = re.compile(r"^\s+(?:is|was)\s+an?\s+(?:[\w-]+\s+){0,4}(?:film|movie|novel|book|song|album|series|show"
+                        r"|game|play|opera|musical|band|comic|manga|anime|poem|painting|podcast|brand|company|app)\b",
+                        re.I)
+
+
+def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
+    """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
+    out = []
+    for start, end, label in entities:
+        if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
+                or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
+                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])
+                or ORG_AFTER.match(text[end:end + 16])
+                or REGNAL_AFTER.match(text[end:end + 16]) or BIBLE_REF.match(text[end:end + 10])
+                or re.search(r"\bgospels?\s+(?:of|according\s+to)\s+$", text[max(0, start - 30):start], re.I)):
+            continue  # English NER cannot judge other scripts ("Оставляем только нужные столбцы")
+        kind = name_context(text, start, end)
+        if label == "PERSON" and not kind and not name_like(text[start:end]):
+            continue  # "Camera Type": NER alone, every word an English word and none a first name
+        if label == "PERSON":
+            out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}" if kind else "ner"))
+        elif label in NER_LABELS_IN_CONTEXT and kind and _plausible(text[start:end]):
+            out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}"))
+    for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
+        kind = name_context(text, m.start(), m.end())
+        if kind and _plausible(m.group()) and not looks_like_identifier(m.group()):
+            out.append((*with_titles(text, m.start(), m.end()), "PERSON", 0.82, f"context+{kind}"))
+    return out + list_names(text, out)
+
+
+CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
+REGNAL_AFTER = re.compile(r"^\s+(?:[IVX]{1,5}\b|the\s+(?:great|elder|younger)\b)")  # "Gustav III": a monarch
+BIBLE_REF = re.compile(r"^\s+\d{1,3}:\d{1,3}")  # "Matthew 4:1-11": a book of the Bible
+ORG_AFTER = re.compile(r"^\s+(?:dynasty|empire|kingdom|order|entertainment|inc|ltd|llc|corp|university|college"
+                       r"|school|church|garden|gardens|street|road|river|mountain|island|lake|group|company|foundation)\b",
+                       re.I)  # "the Shang Dynasty", "Corus Entertainment"
+BOT_AFTER = re.compile(r"^\s+(?:assistant|bot|ai|gpt|mode)\b", re.I)  # "Jail-Broke Assistant:" is a persona
+# "Who were Atatürk, Tito and Lee Kuan Yew?": asking who someone is means a public figure.
+WHO_WAS = re.compile(r"\bwho\s+(?:is|was|were|are)\b[^?.!\n]{0,160}$|\b(?:biography|life)\s+of\s+$", re.I)
+
+
+@functools.cache
+def _census(name: str) -> frozenset[str]:
+    path = Path(__file__).with_name(name)
+    return frozenset(line.strip() for line in path.read_text().splitlines() if line and not line.startswith("#"))
+
+
+def first_names() -> frozenset[str]:
+    return _census("first_names.txt")
+
+
+def census_name(value: str) -> bool:
+    """Some word of ``value`` is a known first or last name."""
+    words = [w.strip(".,'’\"").lower() for w in value.split()]
+    return any(w in first_names() or w in _census("last_names.txt") for w in words)
+
+
+def name_like(value: str) -> bool:
+    """A word that is not an English word, or a known first or last name (US census lists)."""
+    from builder.clean.truecase import is_english_word
+
+    words = [w.strip(".,'’\"").lower() for w in value.split()]
+    return any(w and (w in first_names() or w in _census("last_names.txt") or not is_english_word(w)) for w in words)
+
+
+IDENTIFIER = re.compile(r"[a-z][A-Z]|[_<>=(){}\[\]/\\|]|\.[a-z]")
+NAME_PREFIX = re.compile(r"^(?:Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|O'|O’|D'|D’)(?=[A-Z])")
+
+
+def looks_like_identifier(value: str) -> bool:
+    """``TextField``, ``radius_manager``, ``obj.name``: code, not a person ("McDonald",
+    "DeRose" and "PhD" are not code)."""
+    return any(IDENTIFIER.search(NAME_PREFIX.sub("", word)) for word in value.split() if word not in ("PhD",))
+
+
+TITLE_BEFORE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame|rev|fr)\.?\s+$", re.I)
+TITLE_AFTER = re.compile(r"^,?\s+(?:jr|sr|phd|md|dds|esq|ii|iii|iv)\b\.?", re.I)
+
+
+def with_titles(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a name over its honorific and suffix ("Mr. John Hansen Jr."): a title next to a
+    redacted name says who it was just as well."""
+    before = TITLE_BEFORE.search(text[max(0, start - 8):start])
+    if before:
+        start -= len(before.group())
+    after = TITLE_AFTER.match(text[end:end + 8])
+    return start, end + (after.end() if after else 0)
+
+
+ADDRESS_LINE = re.compile(r"(?:^|\n)[ \t>*?]*(?P<name>" + CAP_NAME + r")[ \t]*$")
+
+
+def address_block_names(text: str, streets: list[tuple[int, int]]) -> list[tuple[int, int, str, float]]:
+    """The addressee lines just above a street ("Haley Fukunaga\nMuckrock Inc\n60 Main St")."""
+    out = []
+    for start, _ in streets:
+        line_start = text.rfind("\n", 0, start) + 1
+        if text[line_start:start].strip(" \t>*?"):
+            continue  # the street does not start its line: no block above it
+        cut = line_start - 1
+        for _ in range(2):
+            m = ADDRESS_LINE.search(text, max(0, cut - 60), max(0, cut))
+            if not m or not _plausible(m.group("name")):
+                break
+            out.append((m.start("name"), m.end("name"), "PERSON", 0.8, "address_block"))
+            cut = m.start("name") - 1
+    return out
+
+
+def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tuple[int, int, str, float]]:
+    """The other items of a list that holds a found name: "Emily, <PERSON> and Gloria"."""
+    people = [(f[0], f[1]) for f in found if f[2] == "PERSON"]
+    out = []
+    for m in LIST.finditer(text):
+        if not any(s < m.end() and m.start() < e for s, e in people):
+            continue
+        for item in re.finditer(CAP_NAME, m.group()):
+            value = item.group()
+            if value.lower() not in ("and", "or") and _plausible(value) and name_like(value):
+                out.append((m.start() + item.start(), m.start() + item.end(), "PERSON", 0.82, "list"))
+    return out
+
+
+def cued_names(text: str) -> list[tuple[int, int, str, float]]:
+    """Names any language shows by its shape: a signature after a closing phrase, a
+    self-introduction (also lower-case: "my name praba")."""
+    out = []
+    for pattern in (SIGNOFF, DASH_SIGNATURE):
+        m = pattern.search(text)
+        if m and _plausible(m.group("name")) and not COMMON_ENDINGS.search(m.group("name").lower()) and (
+                not m.group("name").islower() or m.group("name").split()[0] in first_names()):  # "thank youuu"
+            out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
+    for m in LOWER_INTRO.finditer(text):
+        name = m.group("name")
+        if _plausible(name) and not COMMON_ENDINGS.search(name.split()[0].lower()):
+            out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "intro"))
+    for m in OTHER_INTRO.finditer(text):
+        group = "name" if m.group("name") else "han"
+        out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
+    return out

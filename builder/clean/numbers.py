@@ -1,0 +1,152 @@
+"""Number-shaped personal data in chat: card numbers, phone numbers, postal codes, ID numbers.
+
+Each finder is a plain function ``text -> [(start, end, entity, score)]`` so it can be tested
+alone; ``recognizers.py`` wraps them for Presidio. They decide with their own cue words,
+looked up in the text around a candidate *before and after it* ("call me on 785 8949",
+"96 228011 office"), case-insensitively on the raw text. Presidio's context boost cannot do
+this here: it compares cue words with spaCy lemmas, and the stage loads spaCy without its
+lemmatizer (``SPACY_EXCLUDE`` in pii.py), so every Presidio recognizer that relies on it
+(its driver-licence, bank-number and passport recognizers) never reaches a usable score.
+These finders replace them for the entities we scrub.
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- cards ---------------------------------------------------------------------------
+# 12-19 digits in groups of 1-6, one kind of separator (space or hyphen) or none.
+CARD = re.compile(r"(?<![\w.,/+-])[1-9]\d{0,5}(?:(?P<sep>[ -]?)\d{1,6})(?:(?P=sep)\d{1,6}){0,5}(?![\w/]|[.,]\d|-\d)")
+# Issuer prefixes (IIN ranges) of the networks a chat user is likely to paste.
+CARD_PREFIX = re.compile(r"4|5[1-5]|2(?:2[2-9]|[3-6]|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|4[4-9]|5)"
+                         r"|35(?:2[89]|[3-8])|2131|1800|50[0-9]|5[6-8]|6(?:304|7)|62")
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def find_cards(text: str) -> list[tuple[int, int, str, float]]:
+    """Any 12-19 digit run (usual separators) that passes the Luhn check; a known issuer
+    prefix raises the score. One in ten random numbers passes Luhn, so a bare run without a
+    known prefix scores just above the default threshold: it is still an identifier."""
+    out = []
+    for m in CARD.finditer(text):
+        groups = list(re.finditer(r"\d+", m.group()))
+        for last in range(len(groups), 0, -1):  # "4111 1111 1111 1111 12/25": drop trailing groups
+            end = groups[last - 1].end()
+            digits = re.sub(r"\D", "", m.group()[:end])
+            if len(digits) < 12:
+                break
+            if len(digits) <= 19 and luhn_ok(digits) and len(set(digits)) >= 2:
+                score = 0.9 if CARD_PREFIX.match(digits) else 0.6
+                out.append((m.start(), m.start() + end, "CREDIT_CARD", score))
+                break
+    return out
+
+
+# -- phones --------------------------------------------------------------------------
+PHONE = re.compile(
+    r"(?<![\w./+#:-])(?:(?:\+|00)\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{1,12}(?:[ .-]\d{1,8}){0,5}"
+    r"(?:\s?(?:x|ext\.?|#)\s?\d{1,6})?(?![\w/@]|[.,:]\d|-\d)")
+PHONE_CUE_BEFORE = re.compile(
+    r"(?:\b(?:call(?:ing)?|phone|ph|mobile|mob|cell|tel|telephone|number|no|reach|contact|whats\s?app|fax|text|sms"
+    r"|dial|ring|answering|hotline|landline|office|home|work)\b|\+)[^\n\d]{0,12}$|\b(?:me|us|him|her)\s+(?:on|at)\s*$",
+    re.I)
+PHONE_CUE_AFTER = re.compile(r"^[\s,;:()-]{0,3}(?:office|fax|mobile|cell|home|work|phone|tel|landline|direct)\b", re.I)
+NANP = re.compile(r"(?:(?:\+?1|001)[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,6})?")
+DATE_LIKE = re.compile(r"(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./](?:19|20)?\d\d")
+YEARS = re.compile(r"(?:1[5-9]|20)\d\d\s?[-–]\s?(?:1[5-9]|20)?\d\d")
+
+
+def _unix_time(digits: str) -> bool:
+    return len(digits) in (10, 13) and digits[0] == "1" and 9.4e8 <= int(digits[:10]) <= 2.1e9
+
+
+def find_phones(text: str) -> list[tuple[int, int, str, float]]:
+    """Phone numbers in the many shapes people write them. A cue word before *or after*
+    the number makes 6-15 digits enough; without one only unmistakable shapes count
+    (North-American groups, an international prefix, an extension, brackets around an
+    area code, an unbroken 10-12 digit run that is not a Unix time)."""
+    out = []
+    for m in PHONE.finditer(text):
+        value = m.group()
+        digits = re.sub(r"\D", "", value.split("x")[0].split("#")[0])
+        if not 6 <= len(digits) <= 15 or DATE_LIKE.fullmatch(value) or YEARS.fullmatch(value):
+            continue
+        if value.count(".") and not (re.fullmatch(r"[\d.()+\s]*\d{3}\.\d{3}\.\d{4}\D*\d*", value)
+                                     or re.fullmatch(r"\+?\d{2,4}(?:\.\d{2,4}){2,5}", value)):
+            continue  # 3.14159, 1.2.3.4: decimals, versions, addresses
+        cued = bool(PHONE_CUE_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+                    or PHONE_CUE_AFTER.match(text[m.end():m.end() + 14]))
+        grouped = bool(re.search(r"[\s.()-]", value.strip()))
+        strong = (NANP.fullmatch(value) or value.startswith(("+", "00")) and len(digits) >= 8
+                  or re.search(r"(?:x|ext\.?)\s?\d", value) and len(digits) >= 8
+                  or value.startswith("(") and len(digits) >= 8
+                  or not grouped and 10 <= len(digits) <= 12 and not _unix_time(digits) and digits[0] != "0")
+        if cued and len(digits) >= 6 and (grouped or len(digits) >= 7):
+            out.append((m.start(), m.end(), "PHONE_NUMBER", 0.75))
+        elif strong:
+            out.append((m.start(), m.end(), "PHONE_NUMBER", 0.6))
+    return out
+
+
+# -- postal codes --------------------------------------------------------------------
+US_STATES = ("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH "
+             "OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP AA AE AP").split()
+POSTAL_SHAPE = (r"\d{5}(?:-\d{4})?|\d{3}[ -]?\d{2}|\d{4,6}|\d{2}-\d{3}|\d{5}-\d{3}|\d{4}\s?[A-Z]{2}"
+                r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d")
+ZIP_CUED = re.compile(rf"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|cep|pin code|pincode)"
+                      rf"(?:\s+(?:is|was|number))?\s*[:#]?\s*(?P<code>{POSTAL_SHAPE})(?![\w-])", re.I)
+ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
+UK_CA_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])")
+# In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
+CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
+
+
+def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
+    """ZIP and postal codes with evidence: a cue word, a US state before it, or the
+    distinctive UK/Canadian shapes. Codes inside an address block are found by
+    :func:`address_block_codes` once the street is known."""
+    out = []
+    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6)):
+        for m in pattern.finditer(text):
+            out.append((m.start("code"), m.end("code"), "ZIP_CODE", score))
+    return out
+
+
+def address_block_codes(text: str, start: int, end: int) -> list[tuple[int, int, str, float]]:
+    """Postal codes in the few lines after a detected street (the rest of its address)."""
+    window_end = min(len(text), end + 160)
+    blank = text.find("\n\n", end, window_end)
+    window = text[end:blank if blank > 0 else window_end]
+    return [(end + m.start("code"), end + m.end("code"), "ZIP_CODE", 0.6) for m in CODE_AFTER_PLACE.finditer(window)]
+
+
+# -- identity documents and other personal identifiers ---------------------------------
+ID_TOKEN = r"(?P<code>(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{3,22}[A-Za-z0-9])"
+_IS = r"(?:\s+(?:is|was|are|=))?\s*[:#]?\s*(?:no\.?\s*)?"
+LICENCE = re.compile(rf"\b(?:driver'?s?|driving)\s+licen[cs]e(?:\s+(?:number|no\.?|#|id))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
+ID_CUED = re.compile(
+    rf"(?:\b(?:my|his|her|our)\s+id\b|\b(?:applicant|application|candidate|student|employee|staff|member(?:ship)?"
+    rf"|customer|client|patient|account|passport|national\s+id|identity\s+card|id\s+card|tax"
+    rf"|social\s+insurance|insurance|policy|case|registration"
+    rf"|matriculation|roll|enrol(?:l)?ment|citizen|voter|personal|reference|booking|ticket|order|tracking)"
+    rf"\s*(?:number|no\.?|num|#|id|code|ref))(?:(?<=#)|(?!\w))(?:\s+(?:is|was|:))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
+
+
+def find_ids(text: str) -> list[tuple[int, int, str, float]]:
+    """Driver licences and other ID numbers named as such ("applicant number: 2023-48812")."""
+    out = [(m.start("code"), m.end("code"), "US_DRIVER_LICENSE", 0.85) for m in LICENCE.finditer(text)]
+    taken = {(s, e) for s, e, _, _ in out}
+    for m in ID_CUED.finditer(text):
+        span = (m.start("code"), m.end("code"))
+        if span not in taken and sum(c.isdigit() for c in m.group("code")) >= 4:
+            out.append((*span, "ID_NUMBER", 0.8))
+    return out

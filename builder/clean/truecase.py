@@ -1,0 +1,96 @@
+"""Give an all lower-case English message the capitals NER needs to see names.
+
+spaCy's English NER relies on capitals: in "follow up with tracy wiśniewska" it finds nobody.
+For a message with no capital letter at all, NER reads a copy in which every word that is
+not an English word gets a capital ("follow up with Tracy Wiśniewska"), offsets unchanged.
+"An English word" is a stop word, chat slang, or a word whose lemma is in WordNet (the
+lemma index and rules shipped inside the spaCy model package, read without loading the
+lemmatizer). Names that are also English words ("grace", "mark") stay lower-case: NER then
+misses them, which is the cautious side.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+NAME_CUE = re.compile(r"\b(?:mr|mrs|ms|dr|prof|named(?:\s+(?:him|her|them))?|called(?:\s+(?:him|her))?"
+                      r"|my name is|name's)\.?\s+$")
+SLANG = frozenset("""
+lol lmao lmfao rofl pls plz thx thanx ty tysm idk idc tbh btw omg omfg wtf imo imho irl brb gonna wanna gotta
+yeah yea yep yup nope nah hey heya hmm hmmm uh um umm ok okay okey kinda sorta dunno gimme lemme ya yall y'all
+cuz coz bc tho thru ur u r k kk ikr smh fyi asap aka etc vs ie eg np ttyl xd haha hahaha hehe
+chatgpt gpt ai api url http https www html css json sql js py cpp iphone ipad ios macos wifi usb pdf
+""".split())
+
+
+@functools.cache
+def _lexicon():
+    from pathlib import Path
+
+    from spacy.lookups import Lookups
+
+    from builder.clean.recognizers import NER_MODEL, NER_PACKAGE
+
+    import importlib.util
+
+    root = Path(importlib.util.find_spec(NER_PACKAGE).origin).parent / NER_MODEL / "lemmatizer" / "lookups"
+    lookups = Lookups().from_disk(root)
+    index = lookups.get_table("lemma_index")
+    rules = lookups.get_table("lemma_rules")
+    exc = lookups.get_table("lemma_exc")
+    words = {pos: frozenset(index[pos]) for pos in ("noun", "verb", "adj", "adv")}
+    return words, {pos: list(rules[pos]) for pos in words if pos in rules}, {pos: dict(exc[pos]) for pos in words
+                                                                               if pos in exc}
+
+
+@functools.cache
+def is_english_word(word: str) -> bool:
+    w = word.lower().replace("’", "'")
+    if w in STOP_WORDS or w in SLANG or len(w) < 3:
+        return True
+    words, rules, exc = _lexicon()
+    for pos, known in words.items():
+        if w in known or w in exc.get(pos, {}):
+            return True
+        for old, new in rules.get(pos, ()):
+            if w.endswith(old) and (w[: len(w) - len(old)] + new) in known:
+                return True
+    return w.removesuffix("'s") in words["noun"]
+
+
+def truecase(text: str) -> str:
+    """``text`` with a capital on every non-English word, when it has no capital at all."""
+    if any(c.isupper() for c in text):
+        return text
+    out = list(text)
+    words = list(WORD.finditer(text))
+    capped = [not is_english_word(m.group()) for m in words]
+    for k, m in enumerate(words):
+        # "tracy wiśniewska", "david lange": a first name (or noun) right before a name
+        if (not capped[k] and k + 1 < len(words) and capped[k + 1] and _first_name_or_noun(m.group())
+                and text[m.end():words[k + 1].start()].strip() == ""):
+            capped[k] = True
+    for k, m in enumerate(words[1:], 1):  # "mr. martin", "she named him randy": a name by position
+        if NAME_CUE.search(text[max(0, m.start() - 24):m.start()]) and m.group().lower() not in STOP_WORDS:
+            capped[k] = True
+    for m, cap in zip(words, capped):
+        first = m.group()[0]
+        if cap and len(first.upper()) == 1:
+            out[m.start()] = first.upper()
+    return "".join(out)
+
+
+def _first_name_or_noun(word: str) -> bool:
+    from builder.clean.names import first_names
+
+    w = word.lower()
+    if w in STOP_WORDS or w in SLANG or len(w) < 3:
+        return False
+    if w in first_names():
+        return True
+    words, _, _ = _lexicon()
+    return w in words["noun"] and not any(w in words[pos] for pos in ("verb", "adj", "adv"))

@@ -1,0 +1,85 @@
+"""The clean stage's own finders: numbers, addresses and names in the shapes chat users write them."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.clean.addresses import find_streets
+from builder.clean.numbers import find_cards, find_ids, find_phones, find_postal_codes, luhn_ok
+
+
+def luhn_complete(prefix: str, length: int) -> str:
+    """``prefix`` padded with 1s to ``length`` digits, the last one a valid Luhn check digit."""
+    body = (prefix + "1" * length)[:length - 1]
+    return next(body + str(d) for d in range(10) if luhn_ok(body + str(d)))
+
+
+@pytest.mark.parametrize("number", [
+    luhn_complete("4", 19),      # 19-digit Visa
+    luhn_complete("6759", 12),   # 12-digit Maestro
+    luhn_complete("2221", 16),   # Mastercard 2-series
+    luhn_complete("2131", 15),   # JCB 2131
+    luhn_complete("9", 16),      # no known issuer, still Luhn-valid
+])
+def test_every_luhn_valid_run_of_12_to_19_digits_is_a_card(number):
+    grouped = " ".join(number[i:i + 4] for i in range(0, len(number), 4))
+    for written in (number, grouped, grouped.replace(" ", "-")):
+        text = f"my card is {written} exp 12/25"
+        assert [text[s:e] for s, e, _, _ in find_cards(text)] == [written]
+
+
+def test_non_luhn_numbers_and_decimals_are_not_cards():
+    assert find_cards("order 4111 1111 1111 1112 and pi 3.141592653589793") == []
+
+
+@pytest.mark.parametrize("text,value", [
+    ("Mali 089 72 63 41 office 166-684-7899 fax", "089 72 63 41"),       # cue after the number
+    ("51-16-34-25-Office", "51-16-34-25"),
+    ("Phone: 782 2652", "782 2652"),                                      # 7 digits after Phone:
+    ("you can call me on 785 8949 tonight", "785 8949"),
+    ("2813882583 mobile", "2813882583"),
+    ("my number is 2813882583", "2813882583"),
+    ("They're not answering at 96 228011", "96 228011"),                  # shapes like 99 668472
+    ("reach me: +44 20 7946 0958", "+44 20 7946 0958"),
+    ("Phone: 02.27.96.63.08", "02.27.96.63.08"),
+])
+def test_phones_with_a_cue_before_or_after(text, value):
+    assert value in [text[s:e] for s, e, _, _ in find_phones(text)]
+
+
+@pytest.mark.parametrize("text", ["born 1990-2000", "on 2023-05-01", "version 3.8.18", "epoch 1699999999",
+                                  "I paid 25 000 dollars", "I have 3 cats and 2 dogs"])
+def test_dates_versions_and_quantities_are_not_phones(text):
+    assert find_phones(text) == []
+
+
+def test_postal_codes_and_identity_numbers():
+    found = lambda f, t: [t[s:e] for s, e, *_ in f(t)]  # noqa: E731
+    assert found(find_postal_codes, "my zip code is 40645") == ["40645"]
+    assert found(find_postal_codes, "Dallas TX 48486") == ["48486"]
+    assert found(find_postal_codes, "London SW1A 1AA") == ["SW1A 1AA"]
+    assert found(find_ids, "My driver's license number is LH329609T") == ["LH329609T"]
+    assert found(find_ids, "I am the applicant with applicant number 2023-48812.") == ["2023-48812"]
+
+
+@pytest.mark.parametrize("text,value", [
+    ("I moved to Puruntie 82 last year", "Puruntie 82"),
+    ("Robert had given Chise his address: 64 Via Capo le Case 143, Calino", "64 Via Capo le Case 143, Calino"),
+    ("PSC 4926, Box 7979\nAPO AA 63682", "PSC 4926, Box 7979\nAPO AA 63682"),
+    ("USS Dam\nFPO AE 94560", "USS Dam\nFPO AE 94560"),
+    ("I live at 12 Sunset Loop", "12 Sunset Loop"),
+    ("ship it to 400 Riverside Mall", "400 Riverside Mall"),
+    ("it is at 7 Heron Isle", "7 Heron Isle"),
+    ("12 Gralla 30 Suite 617, HELSINKI, Barbados 00336", "12 Gralla 30 Suite 617, HELSINKI, Barbados 00336"),
+    ("The letter arrived at 01 4589 40th Street Suite 603 Calgary AB last night.",
+     "01 4589 40th Street Suite 603 Calgary AB"),
+])
+def test_street_addresses_in_many_orders_with_their_block(text, value):
+    assert value in [text[s:e] for s, e, _, _ in find_streets(text)]
+
+
+@pytest.mark.parametrize("text", ["it is a 45 minute drive from here", "In the 1940s as a way to save money",
+                                  "I have 2 Windows 10 machines and Python 3 installed", "See chapter 12, Section 4",
+                                  "Nvidia GeForce RTX 3070, GeForce RTX 3050 and Radeon RX 6600"])
+def test_quantities_and_product_names_are_not_streets(text):
+    assert find_streets(text) == []
