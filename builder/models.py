@@ -59,7 +59,7 @@ def resolve_embedder(name_or_path: str) -> Path:
     )
 
 
-FINGERPRINT_SUFFIXES = (".safetensors", ".json", ".txt", ".model", ".ckpt")
+FINGERPRINT_SUFFIXES = (".safetensors", ".json", ".txt", ".model", ".ckpt", ".jinja", ".tiktoken")
 _FINGERPRINTS: dict[tuple, dict[str, str]] = {}
 
 

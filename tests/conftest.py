@@ -115,3 +115,11 @@ def eval_release(tmp_path_factory):
     from eval_fixtures import build_release
 
     return build_release(tmp_path_factory.mktemp("eval-release"), n=4)
+
+
+def model_dir(root: Path, release: str = "mmrc-v0.1.0") -> Path:
+    """The one model folder an eval run wrote under ``root`` (slug = model name + 8-char hash)."""
+    found = [p for p in (Path(root) / release).iterdir() if p.is_dir() and not p.name.startswith(".")]
+    assert len(found) == 1, found
+    assert found[0].name.startswith("smoke-model-") and len(found[0].name) == len("smoke-model-") + 8
+    return found[0]

@@ -30,8 +30,9 @@ def _backend_options(prefix: str, fn):
                           "model name (openai)."),
         click.option(f"--{prefix}base-url", f"{prefix.replace('-', '_')}base_url", default=None,
                      help=f"OpenAI-compatible base URL of {who}, e.g. http://127.0.0.1:8000/v1."),
-        click.option(f"--{prefix}api-key-env", f"{prefix.replace('-', '_')}api_key_env", default="OPENAI_API_KEY",
-                     show_default=True, help=f"Environment variable holding the API key of {who} (never logged)."),
+        click.option(f"--{prefix}api-key-env", f"{prefix.replace('-', '_')}api_key_env", default=None,
+                     help=f"Environment variable holding the API key of {who}, e.g. OPENAI_API_KEY. No key is "
+                          "sent unless you name one: a key meant for one server never reaches another."),
     ]
     for opt in reversed(opts):
         fn = opt(fn)

@@ -16,7 +16,8 @@ import re
 from builder.eval import prompts
 from builder.records import ABILITIES
 
-JUDGE_PROMPT_VERSION = "mmrc-judge/1"
+JUDGE_PROMPT_VERSION = "mmrc-judge/2"
+FENCE = "=====ANSWER====="
 
 SYSTEM = (
     "You are a strict, impartial judge of answers to questions about a conversation between a user and an AI "
@@ -79,12 +80,19 @@ def judge_messages(sample: dict, extract: str = "parser") -> list[dict]:
         lines.append("IMAGES: a JSON list of the image numbers the answer names (e.g. [2, 3])")
     user = (f"Ability: {ABILITIES[sample['ability']]} ({sample['ability']})\nRubric (score 0 to 5):\n"
             f"{RUBRICS[sample['ability']]}\n\nQuestion:\n{prompts.render_question(question)}\n\n" + "\n".join(gold)
-            + f"\n\nAnswer to judge:\n<<<\n{sample['prediction']['text'] or ''}\n>>>\n\n"
+            + f"\n\nAnswer to judge (between the two {FENCE} lines):\n{FENCE}\n{_fenced(sample['prediction']['text'])}\n"
+            f"{FENCE}\n\n"
             "First explain your judgement in at most three sentences. Then write, each on its own line:\n"
             + "\n".join(lines) + "\nand end with the score as [[N]], N an integer from 0 to 5, the last thing "
             "you write.")
     return [{"role": "system", "content": [{"type": "text", "text": SYSTEM}]},
             {"role": "user", "content": [{"type": "text", "text": user}]}]
+
+
+def _fenced(text: str | None) -> str:
+    """The answer with the fence string defused, so an answer cannot close it and write its own
+    'reference answer' below."""
+    return (text or "").replace(FENCE, FENCE.replace("=", "-"))
 
 
 def parse_reply(reply: str | None, ability: str, extract: str = "parser") -> dict:

@@ -23,12 +23,15 @@ import re
 import unicodedata
 
 ARTICLES = {"a", "an", "the"}
+STOPWORDS = ARTICLES | {"and", "or", "of", "in", "on", "at", "to", "for", "with", "they", "it", "he", "she", "we",
+                        "you", "i", "is", "are", "was", "were", "be", "that", "this", "these", "those", "their",
+                        "his", "her", "its", "my", "your", "our", "use", "uses", "used", "some", "small", "big"}
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
             "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
             "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
-IMAGE_NOUN = r"(?:images?|photos?|photographs?|pictures?|pics?|imgs?|screenshots?)"
+IMAGE_NOUN = r"\b(?:images?|photos?|photographs?|pictures?|pics?|imgs?|screenshots?)"
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)]|\(?[a-z][.)])\s+", re.IGNORECASE)
-_IMAGE_NUMBERS = re.compile(IMAGE_NOUN + r"\s*(?:no\.?|number|#)?\s*(\d{1,3}(?:\s*(?:,|and|&|or|-|–|to)\s*#?\d{1,3})*)",
+_IMAGE_NUMBERS = re.compile(IMAGE_NOUN + r"\s*(?:no\.?|number|#)?\s*(\d{1,3}(?:\s*(?:,|and|&|or|-|–|to)\s*#?\d{1,3})*)\b(?!\d)",
                             re.IGNORECASE)
 _ORDINAL_IMAGE = re.compile(r"\b(" + "|".join(ORDINALS) + r"|last|final)\s+(?:\w+\s+)?(?:" + IMAGE_NOUN + r"|one)\b",
                             re.IGNORECASE)
@@ -71,15 +74,21 @@ def split_items(answer: str | None) -> list[str]:
     return items
 
 
+def content_words(text: str) -> set[str]:
+    return {w for w in normalise(text).split() if w not in STOPWORDS}
+
+
 def item_matches(item: str, gold: str) -> bool:
+    """The answer's item names the gold item: it contains the whole gold phrase, or its content
+    words cover at least 60% of the gold's (a fragment like "tree" or "they" does not)."""
     a, b = normalise(item), normalise(gold)
-    if not a or not b:
+    wa, wb = content_words(item), content_words(gold)
+    if not a or not b or not wa or not wb:
         return False
-    if f" {a} " in f" {b} " or f" {b} " in f" {a} ":
+    if f" {b} " in f" {a} ":
         return True
-    wa, wb = set(a.split()), set(b.split())
     common = len(wa & wb)
-    return common > 0 and 2 * common / (len(wa) + len(wb)) >= 0.6
+    return common / len(wb) >= 0.6 and 2 * common / (len(wa) + len(wb)) >= 0.5
 
 
 def extraction_precision(model_items: list[str], gold_items: list[str]) -> float | None:
@@ -141,10 +150,11 @@ def mcq_choice(answer: str | None, choices: list[str]) -> int | None:
         return None
     letters = [chr(ord("A") + i) for i in range(len(choices))]
     text = answer.strip()
-    patterns = (r"^\(?([A-Z])(?:[.):,]|\)|\s+-\s|$)", r"\b(?:answer|option|choice)(?: is)?\s*[:\-]?\s*\(?([A-Z])\)?\b",
+    patterns = (r"^\(?([A-Z])(?:[.):,]|\)|\s+-\s|$)",
+                r"\b(?i:answer|option|choice)(?: (?i:is))?\s*[:\-]?\s*\(?([A-Z])\)?(?:[.,;)]|\s*$)",
                 r"\(([A-Z])\)")
-    for pattern in patterns:
-        found = re.search(pattern, text, flags=re.IGNORECASE if pattern != patterns[0] else 0)
+    for pattern in patterns:  # the letter itself is matched case-sensitively: "the answer is a kitchen" is no letter
+        found = re.search(pattern, text)
         if found and found.group(1).upper() in letters:
             return letters.index(found.group(1).upper())
     named = [i for i, choice in enumerate(choices) if normalise(choice) and
@@ -157,10 +167,12 @@ def tf_value(answer: str | None) -> bool | None:
     if not answer:
         return None
     text = answer.casefold()
-    found = re.search(r"\b(true|false|correct|incorrect)\b", text) or re.match(r"\W*(yes|no)\b", text)
+    found = re.search(r"(?:(\bnot|n't)\s+)?\b(true|false|correct|incorrect|right|wrong)\b", text) or \
+        re.match(r"\W*()(yes|no)\b", text)
     if not found:
         return None
-    return found.group(1) in ("true", "yes", "correct")
+    value = found.group(2) in ("true", "yes", "correct", "right")
+    return (not value) if found.group(1) else value
 
 
 def gold_tf(answer: str) -> bool | None:

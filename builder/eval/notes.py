@@ -85,8 +85,12 @@ def validate(reply: str | None, n_images: int, last_turn: int) -> tuple[dict | N
         return None, "no JSON object in the reply"
     try:
         notes = json.loads(text[start:end + 1])
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
         return None, f"not valid JSON ({type(exc).__name__})"
+    if isinstance(notes, dict):  # an escaped lone surrogate ("\\ud800") must not reach a hash or a tokenizer
+        from builder.ingest.readers import repair_surrogates
+
+        notes, _ = repair_surrogates(notes)
     if not isinstance(notes, dict) or set(notes) != set(EMPTY):
         return None, f"the object must have exactly the keys {sorted(EMPTY)}"
     for key in ("facts", "preferences"):
@@ -141,7 +145,8 @@ class NoteTaker:
                 notes = state[d.dialogue_id]["notes"]
                 history = prompts.hashable(prompts.history_messages(d.turns, exchange[-1] + 1))
                 key = cache_key(kind="notes", notetaker=ident, version=NOTES_PROMPT_VERSION,
-                                prefix=sha256_json(history), notes=sha256_json(notes))
+                                prefix=sha256_json(history), notes=sha256_json(notes),
+                                max_new_tokens=self.max_new_tokens, retries=self.retries)
                 hit = self.cache.get("notes", key)
                 state[d.dialogue_id]["steps"] += 1
                 self.stats["steps"] += 1
@@ -180,9 +185,11 @@ class NoteTaker:
                 reply = replies.get(key, Reply("backend_error", error="no reply"))
                 attempts[key] += 1
                 if reply.status != "ok":
-                    self.stats["backend_errors"] += reply.status == "backend_error"
                     result = {"status": "failed", "error": f"{reply.status}: {reply.error}"}
-                    if reply.status == "context_overflow":
+                    if reply.status == "backend_error":  # transient: not cached, the run exits 8, a rerun retries
+                        self.stats["backend_errors"] += 1
+                        self.backend.stats["notes_backend_errors"] = self.backend.stats.get("notes_backend_errors", 0) + 1
+                    else:  # context_overflow, prompt_error, request_rejected: the same next time
                         self.cache.put("notes", key, result)
                     self._apply(state[d.dialogue_id], step, result)
                     continue

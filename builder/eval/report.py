@@ -29,6 +29,8 @@ def _mean(entry) -> float | None:
 def load_results(root: Path) -> dict[str, list[tuple[str, dict]]]:
     found: dict[str, list[tuple[str, dict]]] = defaultdict(list)
     for path in sorted(Path(root).glob("*/*/results.json")):
+        if any(part.startswith(".") for part in path.relative_to(root).parts) or not (path.parent / "_SUCCESS").exists():
+            continue  # a partial or left-over folder of a killed run, not a finished eval
         try:
             doc = json.loads(path.read_text())
         except (OSError, json.JSONDecodeError) as exc:

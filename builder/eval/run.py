@@ -61,8 +61,12 @@ class EvalConfig:
 
 
 def model_slug(spec: BackendSpec) -> str:
+    """A readable name plus a short hash of what the model is, so two checkpoints called
+    ``checkpoint-100`` or one Hub id on two backends never share an output folder."""
     path = Path(spec.model).expanduser()
-    return source.safe_slug(path.name if path.exists() else spec.model)
+    name = path.name if path.exists() else spec.model
+    where = str(path.resolve()) if path.exists() else spec.model
+    return f"{source.safe_slug(name)[:80]}-{io.sha256_json([spec.backend, where, spec.base_url])[:8]}"
 
 
 def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: Path, config: EvalConfig,
@@ -110,17 +114,17 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
                                           "judge": judge_backend.stats if judge_backend else None,
                                           "notetaker": note_backend.stats if note_backend else None},
                         "timings": {"total_s": round(time.perf_counter() - started, 3)}}
-            _write(target, rows, doc, manifest, judged)
+            complete = not _backend_failures(rows) and not (note_backend and note_backend.stats.get("notes_backend_errors"))
+            _write(target, rows, doc, manifest, judged, complete)
         finally:
             cache.close()
     log(f"eval: {target}")
-    errors = doc["statuses"]["prediction"].get("backend_error", 0) + \
-        doc.get("modality_swap", {}).get("statuses", {}).get("prediction", {}).get("backend_error", 0)
-    judge_errors = doc["statuses"]["judge"].get("backend_error", 0)
-    if errors or judge_errors:
-        raise IncompleteError(f"{errors} prediction(s) and {judge_errors} judge call(s) failed with backend errors "
-                              f"(kept in {target / 'samples.jsonl'}, not cached); rerun the same command to retry "
-                              "them")
+    errors, judge_errors = _backend_failures(rows) or (0, 0)
+    note_errors = note_backend.stats.get("notes_backend_errors", 0) if note_backend is not None else 0
+    if errors or judge_errors or note_errors:
+        raise IncompleteError(f"{errors} prediction(s), {judge_errors} judge call(s) and {note_errors} note-taking "
+                              f"step(s) failed with backend errors (kept in {target / 'samples.jsonl'}, not cached); "
+                              "rerun the same command to retry them")
     return {**doc, "path": str(target)}
 
 
@@ -265,6 +269,7 @@ def _judge(rows, backend, cache, config, quiet, log) -> None:
             row["judge"] = {"status": "skipped", "reason": f"prediction {row['prediction']['status']}"}
             continue
         key = cache_key(kind="judge", judge=ident, version=judge_mod.JUDGE_PROMPT_VERSION, extract=config.extract,
+                        max_new_tokens=config.judge_max_new_tokens,
                         ability=row["ability"],
                         question=io.sha256_json([row["format"], row["question"], row["choices"]]),
                         gold=io.sha256_json([row["gold_answer"], row["gold_items"], row["gold_images"],
@@ -329,7 +334,14 @@ def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note
     return doc
 
 
-def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bool) -> None:
+def _backend_failures(rows: list[dict]) -> tuple[int, int] | None:
+    """(predictions, judge calls) that ended as backend errors, or None when there are none."""
+    errors = sum(r["prediction"]["status"] == "backend_error" for r in rows)
+    judge_errors = sum((r.get("judge") or {}).get("status") == "backend_error" for r in rows)
+    return (errors, judge_errors) if errors or judge_errors else None
+
+
+def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bool, complete: bool) -> None:
     from builder.eval import figures
 
     partial = target.parent / f".{target.name}.partial"
@@ -343,6 +355,8 @@ def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bo
     figures.length_curve(doc, partial / "figures" / "length.png")
     manifest = {**manifest, "files": {name: io.sha256_file(partial / name) for name in ("samples.jsonl", "results.json")}}
     io.write_text_atomic(partial / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    if complete:  # last: a folder without it is not a finished eval (report skips it)
+        (partial / io.SUCCESS).write_text("")
     old = target.parent / f".{target.name}.old"
     shutil.rmtree(old, ignore_errors=True)
     if target.exists():

@@ -24,7 +24,7 @@ def evidence_position(gold_turns: list[int], n_turns: int) -> str:
     """Where the earliest evidence turn sits in the dialogue: beginning / middle / end thirds."""
     if not gold_turns:
         return "none"
-    ratio = min(gold_turns) / max(1, n_turns - 1)
+    ratio = min(max(0, min(gold_turns)) / max(1, n_turns - 1), 1.0)
     return POSITIONS[min(2, int(ratio * 3))]
 
 

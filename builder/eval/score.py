@@ -3,9 +3,11 @@
 Main numbers are over the original dialogues (release config ``default``); modality-swap
 variants are reported on their own and as a paired difference against their originals.
 
-- Judge means per ability, 0–5: over *valid* (the judge gave a score) and over *all*
-  (a question without a score — context overflow, backend error, unparseable judge reply —
-  counts 0). With ``--judge none`` they are ``null`` and ``not_computed`` says why.
+- Judge means per ability, 0–5: over *valid* (the judge gave a score) and over *all* (every
+  question, where one the model could not answer — context overflow, a prompt its template
+  refused, a rejected or failed request — counts 0). A verdict the judge itself botched
+  (unparseable) is the judge's failure, not the model's: it is left out of both means and counted
+  in ``judge_fail_rate``. With ``--judge none`` they are ``null`` and ``not_computed`` says why.
 - EP, IMP: over answered questions that have gold items / gold images; RP over questions
   with a judge refusal verdict; ``rp_phrase_matcher`` is the judge-free cross-check.
 - mcq/tf accuracy: over every mcq/tf question (an unanswered one is wrong).
@@ -19,7 +21,7 @@ from collections import Counter, defaultdict
 from builder.eval.stats import cluster_mean, paired_difference, wilson
 from builder.records import ABILITIES
 
-NOT_COMPUTED_JUDGE = "needs a judge (--judge none was given)"
+NOT_COMPUTED_JUDGE = "needs a judge (this run had --judge none or --predict-only)"
 
 
 def _mean(samples: list[dict], value, boot: dict) -> dict:
@@ -32,8 +34,9 @@ def _judge_score(s: dict):
 
 
 def _score_all(s: dict):
-    score = _judge_score(s)
-    return 0 if score is None else score
+    if s["prediction"]["status"] != "ok":
+        return 0
+    return _judge_score(s)
 
 
 def ability_table(samples: list[dict], judged: bool, boot: dict) -> dict:
@@ -112,10 +115,10 @@ def statuses(samples: list[dict]) -> dict:
 
 
 def judge_fail_rate(samples: list[dict]) -> dict | None:
-    sent = [s for s in samples if (s.get("judge") or {}).get("status") in ("scored", "unparseable")]
+    sent = [s for s in samples if (s.get("judge") or {}).get("status") not in (None, "not_run", "skipped")]
     if not sent:
         return None
-    failed = sum(1 for s in sent if s["judge"]["status"] == "unparseable")
+    failed = sum(1 for s in sent if s["judge"]["status"] != "scored")
     return {"rate": round(failed / len(sent), 4), "failed": failed, "of": len(sent), "ci": wilson(failed, len(sent))}
 
 

@@ -2,8 +2,8 @@
 
 A local release is a git repository (``mmrc-build release``): ``--revision vX.Y.Z`` is
 extracted from its history into the revision cache, so the folder itself is never touched;
-without a revision the folder's checked-out commit is used, and only when its work tree is
-clean (an edited release is not the release any more). A Hub repo id is downloaded at the
+without a revision the folder's checked-out commit is extracted the same way, and only when
+its work tree is clean (an edited release is not the release any more). A Hub repo id is downloaded at the
 revision's resolved commit. Either way the eval records the commit it read.
 
 Dialogues are streamed row group by row group: a release with thousands of embedded images
@@ -104,10 +104,12 @@ def _open_local(path: Path, revision: str | None) -> ReleaseRef:
         if gitrepo.git(path, "status", "--porcelain", "--untracked-files=no"):
             raise InputError(f"{path} has uncommitted changes, so it is not a released version; pass "
                              "--revision vX.Y.Z to evaluate a tag, or restore the folder (git checkout .)")
+        from builder.release.loader import revision_folder
+
         commit = gitrepo.git(path, "rev-parse", "HEAD")
         tags = gitrepo.git(path, "tag", "--points-at", "HEAD").split()
         used = sorted(tags)[-1] if tags else commit[:12]
-        folder = path
+        folder = revision_folder(path, commit)  # exactly the committed files: stray untracked shards are not read
     manifest = json.loads((folder / MANIFEST).read_text())
     return ReleaseRef(str(path), "local", manifest.get("name", path.name), manifest.get("version"), used,
                       commit, folder)

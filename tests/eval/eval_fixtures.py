@@ -80,3 +80,4 @@ def build_release(tmp: Path, n: int = 4, version: str = "0.1.0") -> Path:
                                        str(questions), "--releases-dir", str(tmp / "rel")])
     assert result.exit_code == 0, result.output
     return tmp / "rel" / f"mmrc-v{version}"
+

@@ -29,6 +29,7 @@ def backend(handler, monkeypatch, sleeps=None, **spec):
     async def fake_sleep(seconds):
         sleeps.append(seconds)
 
+    spec.setdefault("api_key_env", "OPENAI_API_KEY")
     return OpenAIBackend(BackendSpec("openai", "served-model", base_url="http://127.0.0.1:9/v1", max_retries=3,
                                      **spec), transport=httpx.MockTransport(handler), sleep=fake_sleep)
 
@@ -139,15 +140,46 @@ def test_auth_and_missing_model_stop_the_run_with_one_line(monkeypatch, status):
     assert KEY not in str(err.value) and "\n" not in str(err.value)
 
 
-def test_other_4xx_is_a_backend_error_without_retry(monkeypatch):
+def test_other_4xx_is_a_rejected_request_without_retry(monkeypatch):
     calls = []
 
     def handler(request):
         calls.append(1)
-        return httpx.Response(422, text="bad image")
+        return httpx.Response(400, text=f"At most 16 images may be provided; key {KEY}")
 
-    assert run(backend(handler, monkeypatch), [Group([Request("k", msgs(), 5)])])["k"].status == "backend_error"
-    assert len(calls) == 1
+    reply = run(backend(handler, monkeypatch), [Group([Request("k", msgs(), 5)])])["k"]
+    assert reply.status == "request_rejected" and len(calls) == 1
+    assert KEY not in reply.error and "***" in reply.error  # a server echoing the key does not leak it
+
+
+def test_no_key_is_sent_unless_its_variable_is_named(monkeypatch):
+    seen = []
+
+    def handler(request):
+        seen.append(request.headers.get("authorization"))
+        return completion()
+
+    run(backend(handler, monkeypatch, api_key_env=None), [Group([Request("k", msgs(), 5)])])
+    assert seen and all(h is None for h in seen)
+
+
+def test_the_key_itself_is_refused_as_a_variable_name():
+    with pytest.raises(ConfigError, match="NAME of an environment variable"):
+        BackendSpec("openai", "m", base_url="http://x/v1", api_key_env="sk-live-0123456789abcdef").validate()
+
+
+def test_assistant_images_are_said_not_sent(monkeypatch):
+    bodies = []
+
+    def handler(request):
+        bodies.append(json.loads(request.content))
+        return completion()
+
+    history = [{"role": "assistant", "content": [{"type": "image", "index": 0, "sha256": "a", "mime": "image/png",
+                                                  "bytes": b"x"}, {"type": "text", "text": "here"}]}]
+    be = backend(handler, monkeypatch)
+    run(be, [Group([Request("k", history + msgs(), 5)])])
+    assert "image not sent" in bodies[0]["messages"][0]["content"] and be.stats["images_not_sent"] == 1
 
 
 def test_concurrency_limit_and_prefix_warm_order(monkeypatch):

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from builder.cli import main
+from conftest import model_dir
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -33,7 +34,7 @@ def test_run_rerun_and_report(eval_release, smoke_model, tmp_path):
     result = invoke(*_args(eval_release, smoke_model, tmp_path))
     assert result.exit_code == 0, result.output
     assert "WARNING: smoke model" in result.output and "24 questions on 4 dialogues" in result.output
-    target = tmp_path / "mmrc-v0.1.0" / "smoke-model"
+    target = model_dir(tmp_path)
     rows = [json.loads(line) for line in (target / "samples.jsonl").read_text().splitlines()]
     assert len(rows) == 36 and {r["config"] for r in rows} == {"default", "modality_swap"}
     assert all(r["prediction"]["status"] == "ok" and r["judge"] == {"status": "not_run"} for r in rows)
@@ -51,7 +52,7 @@ def test_run_rerun_and_report(eval_release, smoke_model, tmp_path):
 
     report = invoke("eval", "report", str(tmp_path))
     assert report.exit_code == 0, report.output
-    assert "smoke-model ⚠ smoke" in (tmp_path / "leaderboard.md").read_text()
+    assert f"{target.name} ⚠ smoke" in (tmp_path / "leaderboard.md").read_text()
 
 
 def _cached_predictions(db):
@@ -77,12 +78,12 @@ def test_kill_mid_predict_then_resume_gives_the_same_samples(eval_release, smoke
     proc.wait()
     done = _cached_predictions(out / "cache.sqlite")
     assert 3 <= done < 36, f"the kill should land mid-predict ({done} answers cached)"
-    target = out / "mmrc-v0.1.0" / "smoke-model"
+    clean_target = model_dir(tmp_path / "clean")
+    target = out / "mmrc-v0.1.0" / clean_target.name  # same model and settings: same slug
     assert not (target / "results.json").exists()  # nothing finished-looking after a kill
 
     resumed = invoke(*_args(eval_release, smoke_model, out, "--max-new-tokens", "48", "--batch-size", "1"))
     assert resumed.exit_code == 0, resumed.output
-    clean_target = tmp_path / "clean" / "mmrc-v0.1.0" / "smoke-model"
     assert (target / "samples.jsonl").read_bytes() == (clean_target / "samples.jsonl").read_bytes()
     assert (target / "results.json").read_bytes() == (clean_target / "results.json").read_bytes()
     hits = json.loads((target / "manifest.json").read_text())["cache"]["predict"]["hits"]
@@ -93,7 +94,7 @@ def test_a_second_writer_is_refused_with_the_holder(eval_release, smoke_model, t
     from builder.locks import FolderLock
 
     with FolderLock(tmp_path / "mmrc-v0.1.0" / "smoke-model"):
-        result = invoke(*_args(eval_release, smoke_model, tmp_path))
+        result = invoke(*_args(eval_release, smoke_model, tmp_path, "--name", "smoke-model"))
     assert result.exit_code == 9
     assert f"pid {os.getpid()}" in result.output and len(result.output.strip().splitlines()) == 1
 

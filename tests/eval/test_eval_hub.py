@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from builder.cli import main
+from conftest import model_dir
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "builder"))
 from fake_hub import ENDPOINT, FakeHub  # noqa: E402
@@ -47,11 +48,11 @@ def test_hub_release_is_evaluated_at_the_tag_commit(hub, eval_release, smoke_mod
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", False)
     remote = _eval(REPO, smoke_model, tmp_path / "hub")
     assert remote.exit_code == 0, remote.output
-    target = tmp_path / "hub" / "mmrc-v0.1.0" / "smoke-model"
+    target = model_dir(tmp_path / "hub")
     doc = json.loads((target / "results.json").read_text())
     assert doc["release"]["kind"] == "hub" and doc["release"]["location"] == REPO
     assert doc["release"]["commit"] == hub.repos[REPO].tags["v0.1.0"]
-    local_target = tmp_path / "local" / "mmrc-v0.1.0" / "smoke-model"
+    local_target = model_dir(tmp_path / "local")
     assert (target / "samples.jsonl").read_bytes() == (local_target / "samples.jsonl").read_bytes()
 
 

@@ -78,7 +78,7 @@ def test_judged_run_reports_every_metric(eval_release, smoke_model, tmp_path):
     assert doc["questions"] == 24 and doc["dialogues"] == 4 and doc["overall"]["metric"] == "judge_all"
     ab = doc["abilities"]
     assert ab["IE"]["judge_valid"]["mean"] == 4 and ab["MR"]["judge_all"]["mean"] == 1
-    assert ab["IM"]["judge_valid"]["mean"] is None and ab["IM"]["judge_all"]["mean"] == 0  # unparseable: None, counted 0 in "all"
+    assert ab["IM"]["judge_valid"]["mean"] is None and ab["IM"]["judge_all"]["mean"] is None  # judge failures are not the model's
     assert doc["judge_fail_rate"]["failed"] == 4 and doc["judge_fail_rate"]["of"] == 24
     obj = doc["objective"]
     assert obj["rp_ar"]["mean"] == 1.0 and obj["over_refusal"]["mean"] == 0.0 and obj["rp"]["mean"] == 1.0
@@ -134,7 +134,7 @@ def test_report_shows_notes_delta_and_swap_gap(eval_release, smoke_model, tmp_pa
     result = write_report(tmp_path)
     text = (tmp_path / "leaderboard.md").read_text()
     assert result["releases"] == {"mmrc-v0.1.0": 2}
-    assert "### Note-taking" in text and "| smoke-model | IE | 4.00 | 4.00 | +0.00 |" in text
+    assert "### Note-taking" in text and re.search(r"\| smoke-model-[0-9a-f]{8} \| IE \| 4.00 \| 4.00 \| \+0.00 \|", text)
     assert "### Modality swap" in text and "⚠ smoke" in text
     assert (tmp_path / "radar.png").stat().st_size > 1000 and (tmp_path / "length.png").exists()
 
@@ -144,3 +144,65 @@ def test_extract_judge_needs_a_judge(eval_release, smoke_model, tmp_path):
 
     with pytest.raises(ConfigError, match="--extract judge needs a judge"):
         _run(eval_release, smoke_model, tmp_path, extract="judge")
+
+
+class FlakyModel:
+    """An OpenAI-compatible model server: the 'garden' questions fail with 503 while ``down``; any
+    prompt that holds 'repainted' is too long for its context (400 with vLLM's message)."""
+
+    def __init__(self):
+        self.down, self.calls = True, []
+
+    def __call__(self, request):
+        if request.url.path.endswith("/models"):
+            return httpx.Response(404)
+        body = json.loads(request.content)
+        text = json.dumps(body["messages"])
+        self.calls.append(text)
+        if "repainted" in text:
+            return httpx.Response(400, json={"error": {"message": "This model's maximum context length is 64 tokens."}})
+        if self.down and "garden" in json.dumps(body["messages"][-1]):
+            return httpx.Response(503, text="overloaded")
+        return _reply("Image 1. The walls are light blue.")
+
+
+def _served_run(release, out, server, **config):
+    spec = BackendSpec("openai", "served-model", base_url="http://scripted/v1", max_retries=0)
+    backend = OpenAIBackend(spec, transport=httpx.MockTransport(server))
+    cfg = EvalConfig(max_new_tokens=12, bootstrap=50, configs=("default",), **config)
+    return run_eval(str(release), "v0.1.0", spec, out, cfg, backends={"model": backend}, quiet=True)
+
+
+def test_backend_errors_fail_the_run_then_a_rerun_retries_only_them(eval_release, tmp_path):
+    from builder.errors import IncompleteError
+
+    server = FlakyModel()
+    with pytest.raises(IncompleteError, match="prediction\\(s\\).*rerun the same command") as failed:
+        _served_run(eval_release, tmp_path, server)
+    assert failed.value.exit_code == 8
+    target = next(p for p in (tmp_path / "mmrc-v0.1.0").iterdir() if p.is_dir())
+    rows = [json.loads(line) for line in (target / "samples.jsonl").read_text().splitlines()]
+    broken = [r for r in rows if r["prediction"]["status"] == "backend_error"]
+    overflow = [r for r in rows if r["prediction"]["status"] == "context_overflow"]
+    assert broken and overflow and not (target / "_SUCCESS").exists()
+    assert all("503" in r["prediction"]["error"] for r in broken)
+
+    server.down, server.calls = False, []
+    doc = _served_run(eval_release, tmp_path, server)
+    asked = [json.loads(c)[-1]["content"][-1]["text"] for c in server.calls]
+    assert len(server.calls) == len(broken), asked  # cached answers and overflows are not asked again
+    assert doc["statuses"]["prediction"] == {"ok": 24 - len(overflow), "context_overflow": len(overflow)}
+    assert (target / "_SUCCESS").exists()
+
+
+def test_predict_only_asks_no_judge(eval_release, tmp_path):
+    server, judge = FlakyModel(), ScriptedJudge()
+    server.down = False
+    spec = BackendSpec("openai", "served-model", base_url="http://scripted/v1")
+    backends = {"model": OpenAIBackend(spec, transport=httpx.MockTransport(server)),
+                "judge": _backend(judge, "judge-model")}
+    cfg = EvalConfig(max_new_tokens=12, bootstrap=50, configs=("default",), predict_only=True)
+    doc = run_eval(str(eval_release), "v0.1.0", spec, tmp_path, cfg, backends=backends, quiet=True)
+    assert judge.calls == 0 and doc["abilities"]["IE"]["judge_valid"] is None
+    rows = [json.loads(line) for line in open(doc["path"] + "/samples.jsonl")]
+    assert {r["judge"]["status"] for r in rows} == {"not_run"}

@@ -12,6 +12,7 @@ Heavy libraries are imported only when a backend is made.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
@@ -22,7 +23,10 @@ BACKENDS = {
     "openai": "builder.eval.backends.openai_api:OpenAIBackend",
 }
 OVERFLOW_POLICIES = ("record", "truncate-history")
-STATUSES = ("ok", "context_overflow", "backend_error")
+# ok; context_overflow (prompt longer than the context); prompt_error (the chat template or an image
+# cannot take this prompt); request_rejected (the server refuses this request for good: a 4xx that is
+# not about length); backend_error (transient, after retries: not cached, a rerun retries it)
+STATUSES = ("ok", "context_overflow", "prompt_error", "request_rejected", "backend_error")
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ class BackendSpec:
     batch_size: int = 8
     prefix_cache: str = "auto"  # auto | off (transformers)
     base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
+    api_key_env: str | None = None  # no key is sent unless the user names the variable holding it
     concurrency: int = 8
     timeout_s: float = 120.0
     max_retries: int = 5
@@ -52,6 +56,9 @@ class BackendSpec:
             raise ConfigError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
         if not self.model:
             raise ConfigError(f"the {self.backend} backend needs a model (--model NAME_OR_PATH)")
+        if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", self.api_key_env):
+            raise ConfigError("--api-key-env takes the NAME of an environment variable (e.g. OPENAI_API_KEY), "
+                              "not the key itself")
         for name in ("batch_size", "concurrency"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")

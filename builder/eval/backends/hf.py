@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import copy
+import importlib.metadata
 import io
 from pathlib import Path
 from typing import Callable, Iterable
@@ -70,7 +71,8 @@ class TransformersBackend:
             self._identity = {"backend": self.name, "model": self.spec.model,
                               "weights_sha256": sha256_json(folder_fingerprint(self.folder)),
                               "device": self.device.split(":")[0], "dtype": str(self._dtype(torch)).split(".")[-1],
-                              "overflow": self.spec.overflow, "context_length": self.spec.context_length}
+                              "overflow": self.spec.overflow, "context_length": self.spec.context_length,
+                              "transformers": importlib.metadata.version("transformers")}
         return self._identity
 
     def fingerprint(self) -> dict:
@@ -201,7 +203,12 @@ class TransformersBackend:
             for group in groups:
                 ready = []
                 for request in group.requests:
-                    fitted = self._fit(request)
+                    try:
+                        fitted = self._fit(request)
+                    except ConfigError:
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - a template or image this prompt cannot pass
+                        fitted = Reply("prompt_error", error=f"{type(exc).__name__}: {str(exc)[:300]}")
                     if isinstance(fitted, Reply):
                         on_reply(request, fitted)
                     else:

@@ -42,11 +42,17 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-def to_openai(messages: list[dict], urls: dict[str, str]) -> list[dict]:
+NOT_SENT = "(image not sent: chat APIs take images only in user turns)"
+
+
+def to_openai(messages: list[dict], urls: dict[str, str], stats: dict | None = None) -> list[dict]:
     out = []
     for message in messages:
         if message["role"] != "user":  # assistant/system content is text; images only in user turns
-            text = "".join(p["text"] if p["type"] == "text" else "(image)" for p in message["content"])
+            dropped = sum(p["type"] == "image" for p in message["content"])
+            if dropped and stats is not None:
+                stats["images_not_sent"] = stats.get("images_not_sent", 0) + dropped
+            text = "".join(p["text"] if p["type"] == "text" else NOT_SENT for p in message["content"])
             out.append({"role": message["role"], "content": text})
             continue
         content = []
@@ -78,11 +84,16 @@ class OpenAIBackend:
 
     # -- identity -------------------------------------------------------------------------------
     def identity(self) -> dict:
-        return {"backend": self.name, "base_url": redact_url(self.base_url), "model": self.spec.model,
-                "overflow": self.spec.overflow}
+        """What decides the answers (the cache key): the served model and, when the server says so
+        (vLLM, SGLang), its weights' root and context length, so swapping weights behind one name or
+        restarting with a longer context is a new identity. The host is not part of it: the same
+        model on 127.0.0.1 or localhost shares its cache."""
+        server = self.server_info()
+        return {"backend": self.name, "model": self.spec.model, "overflow": self.spec.overflow,
+                "root": server.get("root"), "max_model_len": server.get("max_model_len")}
 
     def fingerprint(self) -> dict:
-        return {**self.identity(), "server": self.server_info()}
+        return {**self.identity(), "base_url": redact_url(self.base_url), "server": self.server_info()}
 
     def server_info(self) -> dict:
         """What ``GET /models`` says of the model (vLLM adds max_model_len and the weights' root)."""
@@ -100,9 +111,18 @@ class OpenAIBackend:
                 self._server = {"models_endpoint": f"unavailable ({type(exc).__name__})"}
         return self._server
 
+    def _key(self) -> str | None:
+        return os.environ.get(self.spec.api_key_env) if self.spec.api_key_env else None
+
     def _headers(self) -> dict:
-        key = os.environ.get(self.spec.api_key_env)
+        key = self._key()
         return {"Authorization": f"Bearer {key}"} if key else {}
+
+    def _snippet(self, text: str | None) -> str:
+        """A server's error text, shortened, with the key blanked if a server echoes it."""
+        out = _snippet(text)
+        key = self._key()
+        return out.replace(key, "***") if key else out
 
     # -- running ----------------------------------------------------------------------------------
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None:
@@ -154,7 +174,7 @@ class OpenAIBackend:
                 await asyncio.gather(*pending)
 
     def _body(self, messages: list[dict], max_new_tokens: int, urls: dict) -> dict:
-        return {"model": self.spec.model, "messages": to_openai(messages, urls), "max_tokens": max_new_tokens,
+        return {"model": self.spec.model, "messages": to_openai(messages, urls, self.stats), "max_tokens": max_new_tokens,
                 "temperature": 0}
 
     async def _complete(self, client, request: Request, urls: dict) -> Reply:
@@ -175,7 +195,7 @@ class OpenAIBackend:
             else:
                 status = resp.status_code
                 if status == 200:
-                    reply = _parse(resp)
+                    reply = _parse(resp, self._snippet)
                     if isinstance(reply, Reply):
                         reply.truncated_messages = dropped
                         return reply
@@ -184,22 +204,23 @@ class OpenAIBackend:
                     cut = drop_oldest(messages) if self.spec.overflow == "truncate-history" else None
                     if cut is None:
                         self.stats["context_overflow"] += 1
-                        return Reply("context_overflow", error=_snippet(resp.text))
+                        return Reply("context_overflow", error=self._snippet(resp.text))
                     messages, n = cut
                     dropped += n
                     continue  # a shorter prompt is a new request, not a retry
                 elif status in (401, 403):
-                    raise ConfigError(f"{redact_url(self.base_url)} refused the request (HTTP {status}); set the "
-                                      f"API key in ${self.spec.api_key_env} (or --api-key-env NAME)")
+                    where = f"${self.spec.api_key_env}" if self.spec.api_key_env else "a variable"
+                    raise ConfigError(f"{redact_url(self.base_url)} refused the request (HTTP {status}); put the "
+                                      f"server's API key in {where} and name it with --api-key-env NAME")
                 elif status == 404:
                     raise ConfigError(f"{redact_url(self.base_url)}/chat/completions answered 404 for model "
-                                      f"{self.spec.model!r}: {_snippet(resp.text)}; check --base-url and --model")
+                                      f"{self.spec.model!r}: {self._snippet(resp.text)}; check --base-url and --model")
                 elif status in RETRY_STATUS:
-                    last_error = f"HTTP {status}: {_snippet(resp.text)}"
+                    last_error = f"HTTP {status}: {self._snippet(resp.text)}"
                     retry_after = _retry_after(resp)
-                else:
-                    self.stats["backend_errors"] += 1
-                    return Reply("backend_error", error=f"HTTP {status}: {_snippet(resp.text)}")
+                else:  # a 4xx that is not about length: this request will never pass (too many images, ...)
+                    self.stats["request_rejected"] = self.stats.get("request_rejected", 0) + 1
+                    return Reply("request_rejected", error=f"HTTP {status}: {self._snippet(resp.text)}")
             if attempt == self.spec.max_retries:
                 break
             self.stats["retries"] += 1
@@ -213,15 +234,16 @@ class OpenAIBackend:
         pass
 
 
-def _parse(resp) -> Reply | str:
+def _parse(resp, snippet=None) -> Reply | str:
     """A reply, or the reason the body is not a chat completion (then it is retried)."""
+    snippet = snippet or _snippet
     try:
         data = resp.json()
         choice = data["choices"][0]
         text = choice["message"].get("content")
         usage = data.get("usage") or {}
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-        return f"malformed response: {_snippet(resp.text)}"
+        return f"malformed response: {snippet(resp.text)}"
     if text is not None and not isinstance(text, str):
         return f"malformed response: content is {type(text).__name__}"
     usage = usage if isinstance(usage, dict) else {}
