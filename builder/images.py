@@ -65,6 +65,18 @@ def inspect_image(data: bytes, max_pixels: int, max_bytes: int) -> ImageInfo:
     return ImageInfo(hashlib.sha256(data).hexdigest(), PIL_FORMAT_MIME[fmt], width, height)
 
 
+def accept_image(data: bytes, max_pixels: int, max_bytes: int) -> tuple[bytes, ImageInfo]:
+    """Inspect ``data`` (limits, full decode) and remove its metadata (``builder.exif``); for images
+    that enter a dataset from a source other than the user's logs (an image bank, a generator)."""
+    from builder.exif import strip_metadata
+
+    info = inspect_image(data, max_pixels, max_bytes)
+    result = strip_metadata(data, info.mime)
+    if result.reencoded:
+        info = inspect_image(result.data, max_pixels, max_bytes)
+    return result.data, info
+
+
 class ImageStore:
     """``ROOT/images/ab/<sha256>.<ext>``; writes are atomic and idempotent."""
 

@@ -29,14 +29,15 @@ def funnel_lines(folder: Path) -> list[str]:
     for reason, n in sorted(funnel.get("dropped", {}).items()):
         lines.append(f"  {'dropped ' + reason:<28}{-n:>8}")
     lines.append(f"  {'redacted (kept, modified)':<28}{funnel.get('pii_redacted', 0):>8}")
+    lines.append(f"  {'metadata fields redacted':<28}{funnel.get('metadata_redacted', 0):>8}")
     lines.append(f"  {'only EXIF stripped':<28}{funnel.get('exif_only', 0):>8}")
     lines.append(f"  {'out':<28}{funnel.get('out', 0):>8}")
     spans = stats.get("pii_spans", {})
     if spans:
         lines.append("  pii spans: " + ", ".join(f"{k} {v}" for k, v in sorted(spans.items())))
     exif = stats.get("exif", {})
-    lines.append(f"  images: {exif.get('images', 0)} seen, {exif.get('stripped', 0)} stripped of metadata "
-                 f"({exif.get('reencoded', 0)} re-encoded for orientation)")
+    lines.append(f"  images: {exif.get('images', 0)} seen, {exif.get('stripped', 0)} had metadata and were "
+                 "re-encoded from their pixels")
     decided = manifest.get("decided_by", {})
     lines.append(f"  decided by: toxicity={decided.get('toxicity')} pii={decided.get('pii')}")
     for name, model in sorted(models.items()):

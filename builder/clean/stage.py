@@ -5,8 +5,9 @@ field; with ``--languages`` a dialogue in another language is dropped as
 ``language_not_selected``); score every turn for toxicity and drop toxic dialogues
 (``toxic:<label>``); scan the survivors' turns for PII in one batched pass (English NER on
 English turns only) and redact them (``pii_redacted``) or drop them (``pii_coherence``,
-``pii_timeout``); strip EXIF/XMP from their images (``exif_stripped`` when that is the only
-change). Kept dialogues keep their id.
+``pii_timeout``); scrub ``source_id``, ``model`` and image URLs (``metadata_redacted``, see
+metadata.py); re-encode every image that carries metadata from its pixels (``exif_stripped``
+when that is the only change; builder/exif.py). Kept dialogues keep their id.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import time
 import polars as pl
 
 from builder.clean.config import CleanConfig
-from builder.clean.exif import strip_metadata
+from builder.clean.metadata import scrub as scrub_metadata
+from builder.exif import strip_metadata
 from builder.clean.languages import UNDETERMINED, dialogue_languages, english_turns
 from builder.clean.pii import NER_MODEL, PiiDetector, TurnScan
 from builder.clean.redact import redact_dialogue
@@ -82,9 +84,10 @@ class CleanStage:
             else:
                 survivors.append(row)
         scans = self._scan(survivors, stats)
+        metadata = scrub_metadata(survivors, self.pii if self.config.pii else None, self.config)
         images: dict[tuple[str, str], tuple[dict, dict | None]] = {}
         t0 = time.perf_counter()
-        for row, row_scans in zip(survivors, scans):
+        for row, row_scans, meta in zip(survivors, scans, metadata):
             red = redact_dialogue(row["dialogue_id"], row["turns"], row_scans, self.config)
             routing = _routing(row, row_scans)
             if red.reason:
@@ -97,13 +100,16 @@ class CleanStage:
             exif = self._strip_images(row, ctx, images, stats) if self.config.strip_exif else []
             for span in red.spans:
                 _count(stats["pii_spans"], span["entity"])
-            detail = {"pii": red.spans, "exif": exif, **routing}
+            detail = {"pii": red.spans, "exif": exif, **routing, **({"metadata": meta} if meta else {})}
             if red.deleted_turns:
                 detail["deleted_turns"] = red.deleted_turns
                 detail["spans"] = red.evidence
             if red.spans or red.deleted_turns:
                 ledger.append(_row(row, "modified", "pii_redacted", detail))
                 stats["funnel"]["pii_redacted"] = stats["funnel"].get("pii_redacted", 0) + 1
+            elif meta:
+                ledger.append(_row(row, "modified", "metadata_redacted", detail))
+                _count(stats["funnel"], "metadata_redacted")
             elif exif:
                 ledger.append(_row(row, "modified", "exif_stripped", detail))
                 stats["funnel"]["exif_only"] = stats["funnel"].get("exif_only", 0) + 1

@@ -8,6 +8,8 @@ closed when it passes ``max_shard_bytes``; names follow the Hub's
 
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -15,6 +17,7 @@ from typing import Any, Callable, Iterator
 import polars as pl
 
 from builder.errors import InputError
+from builder.exif import metadata_found
 from builder.images import MIME_EXT, ImageStore
 from builder.release.layout import DATA_DIR, SPLIT
 
@@ -50,6 +53,14 @@ def embed_images(row: dict[str, Any], store: ImageStore) -> int:
             except FileNotFoundError:
                 raise InputError(f"image {ref['sha256']} of dialogue {row['dialogue_id']} is missing from "
                                  f"{store.root}; rerun the stage that wrote the data folder") from None
+            if hashlib.sha256(data).hexdigest() != ref["sha256"]:
+                raise InputError(f"image {ref['sha256']} of dialogue {row['dialogue_id']} in {store.root} does not "
+                                 "match its sha256 (changed on disk); rerun the stage that wrote the data folder")
+            found = metadata_found(data, ref["mime"])
+            if found:
+                raise InputError(f"image {ref['sha256']} of dialogue {row['dialogue_id']} carries metadata "
+                                 f"({', '.join(found)}); a release never publishes it: run `clean` (without "
+                                 "--no-exif) on this data")
             ref["image"] = {"bytes": data, "path": f"{ref['sha256']}.{MIME_EXT.get(ref['mime'], 'bin')}"}
             added += len(data)
     return added

@@ -139,7 +139,7 @@ def test_report_prints_the_funnel(cleaned):
     assert result.exit_code == 0, result.output
     assert "in                                 3" in result.output
     assert "redacted (kept, modified)          1" in result.output
-    assert "1 stripped of metadata" in result.output
+    assert "1 had metadata and were re-encoded from their pixels" in result.output
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["funnel"]["out"] == 3 and manifest["stats"]["pii_spans"]["PERSON"] >= 2
 

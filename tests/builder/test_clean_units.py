@@ -7,7 +7,6 @@ import io
 import pytest
 
 from builder.clean.config import CleanConfig
-from builder.clean.exif import strip_metadata
 from builder.clean.pii import possible_entities, resolve_overlaps, split_chunks
 from builder.clean.precision import keep_span
 from builder.clean.surrogates import Redactor, apply_spans
@@ -81,43 +80,3 @@ def test_unknown_entities_and_actions_list_the_valid_ones():
         CleanConfig(entities=("PASSPORT_NO",))
     with pytest.raises(ConfigError, match="available: placeholder, surrogate, hash"):
         CleanConfig(action="mask")
-
-
-def _pixels(data: bytes):
-    from PIL import Image
-
-    return Image.open(io.BytesIO(data)).convert("RGB").tobytes()
-
-
-def test_png_and_webp_metadata_is_removed_losslessly():
-    from PIL import Image, PngImagePlugin
-
-    img = Image.new("RGB", (12, 8), (10, 200, 30))
-    info = PngImagePlugin.PngInfo()
-    info.add_text("Author", "Anna Berg")
-    buf = io.BytesIO()
-    img.save(buf, "PNG", pnginfo=info)
-    result = strip_metadata(buf.getvalue(), "image/png")
-    assert result.removed == ("tEXt",) and b"Anna Berg" not in result.data
-    assert _pixels(result.data) == _pixels(buf.getvalue())
-    exif = Image.Exif()
-    exif[0xA431] = "SERIAL-9"
-    buf = io.BytesIO()
-    img.save(buf, "WEBP", lossless=True, exif=exif.tobytes())
-    result = strip_metadata(buf.getvalue(), "image/webp")
-    assert result.removed == ("exif",) and b"SERIAL-9" not in result.data
-    assert _pixels(result.data) == _pixels(buf.getvalue())
-    assert strip_metadata(result.data, "image/webp").removed == ()  # idempotent
-
-
-def test_rotated_jpeg_is_turned_upright_before_its_exif_goes():
-    from PIL import Image
-
-    exif = Image.Exif()
-    exif[0x0112] = 6  # rotate 90 on display
-    exif[0xA431] = "SERIAL-7"
-    buf = io.BytesIO()
-    Image.new("RGB", (20, 10), (200, 0, 0)).save(buf, "JPEG", exif=exif)
-    result = strip_metadata(buf.getvalue(), "image/jpeg")
-    assert result.reencoded and b"SERIAL-7" not in result.data
-    assert Image.open(io.BytesIO(result.data)).size == (10, 20)

@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from builder.errors import InputError
-from builder.images import ImageInfo, ImageRejected, inspect_image
+from builder.images import ImageInfo, ImageRejected, accept_image
 from builder.io import sha256_file
 from builder.swap.sources import Match, Query
 
@@ -92,7 +92,7 @@ class ImageBank:
         self.embedder = embedder
         for path in self.paths:
             try:
-                self.infos.append(inspect_image(path.read_bytes(), self.max_pixels, self.max_bytes))
+                self.infos.append(accept_image(path.read_bytes(), self.max_pixels, self.max_bytes)[1])
             except ImageRejected as exc:
                 self.infos.append(None)
                 self.rejected[exc.reason] = self.rejected.get(exc.reason, 0) + 1
@@ -141,7 +141,10 @@ class ImageBank:
 
     def load(self, key: str) -> tuple[bytes, ImageInfo]:
         i = self._index[key]
-        return self.paths[i].read_bytes(), self.infos[i]
+        data, info = accept_image(self.paths[i].read_bytes(), self.max_pixels, self.max_bytes)
+        if info != self.infos[i]:
+            raise InputError(f"image bank file {self.paths[i]} changed during the run; rerun swap")
+        return data, info  # metadata removed: GPS in a bank photo never reaches a release
 
     def describe(self) -> dict:
         return {

@@ -13,7 +13,7 @@ import io
 from pathlib import Path
 
 from builder.errors import ConfigError, ModelError, require
-from builder.images import ImageInfo, inspect_image
+from builder.images import ImageInfo, accept_image
 from builder.io import sha256_json
 from builder.models import folder_fingerprint
 from builder.swap.sources import Match, Query
@@ -70,8 +70,8 @@ class TextToImage:
                               generator=generator).images[0]
             buf = io.BytesIO()
             image.save(buf, format="PNG")
-            info = inspect_image(buf.getvalue(), self.max_pixels, self.max_bytes)
-            self.made[info.sha256] = (buf.getvalue(), info)
+            data, info = accept_image(buf.getvalue(), self.max_pixels, self.max_bytes)
+            self.made[info.sha256] = (data, info)
             out.append([Match(info.sha256, None)])
         return out
 
