@@ -26,6 +26,7 @@ class PublishConfig:
     private: bool = False
     dry_run: bool = False
     endpoint: str | None = None  # None: HF_ENDPOINT or the public Hub
+    rewrite_history: bool = False  # a takedown release: squash main and delete the earlier tags
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,14 @@ def publish(folder: Path, config: PublishConfig) -> dict:
                     f"tag {tag} already exists on {config.repo_id} with other content ({len(diffs)} file(s) differ, "
                     f"e.g. {diffs[0]}); a published version is never changed: build and publish a new version")
             return {**plan, "status": "unchanged"}
+        takedown = _takedown(folder)
+        older = sorted(t.name for t in refs.tags if layout.SEMVER.match(t.name.removeprefix("v"))
+                       and layout.Version.parse(t.name) < layout.Version.parse(tag)) if takedown else []
+        if older and not config.rewrite_history:
+            raise ConfigError(
+                f"{tag} is a takedown release ({takedown}) but {config.repo_id} still serves {', '.join(older)}, "
+                "which hold the removed dialogues: rerun with --rewrite-history to squash main's history and "
+                "delete those tags (the only way the Hub stops serving them)")
         newer = sorted(t.name for t in refs.tags if layout.SEMVER.match(t.name.removeprefix("v"))
                        and layout.Version.parse(t.name) > layout.Version.parse(tag))
         if newer:
@@ -121,7 +130,15 @@ def publish(folder: Path, config: PublishConfig) -> dict:
         commit = api.upload_folder(folder_path=str(folder), repo_id=config.repo_id, repo_type=REPO_TYPE,
                                    allow_patterns=[f.path for f in files], delete_patterns=["*"],
                                    commit_message=f"Release {tag}")
-        api.create_tag(config.repo_id, tag=tag, tag_message=f"Release {tag}", revision=commit.oid,
+        revision = commit.oid
+        if older:
+            api.super_squash_history(config.repo_id, branch="main", repo_type=REPO_TYPE,
+                                     commit_message=f"Release {tag}: history rewritten for a takedown")
+            for old_tag in older:
+                api.delete_tag(config.repo_id, tag=old_tag, repo_type=REPO_TYPE)
+            revision = next(b.target_commit for b in api.list_repo_refs(config.repo_id, repo_type=REPO_TYPE).branches
+                            if b.name == "main")
+        api.create_tag(config.repo_id, tag=tag, tag_message=f"Release {tag}", revision=revision,
                        repo_type=REPO_TYPE)
     except HfHubHTTPError as exc:
         raise _hub_error(exc, secret, config.repo_id) from None
@@ -140,4 +157,11 @@ def publish(folder: Path, config: PublishConfig) -> dict:
             raise
         raise InputError(f"cannot reach the Hub at {api.endpoint} ({type(exc).__name__}); check your connection "
                          "and HF_ENDPOINT, then rerun (publishing is safe to repeat)") from None
-    return {**plan, "status": "published", "commit": commit.oid}
+    return {**plan, "status": "published", "commit": revision, "deleted_tags": older}
+
+
+def _takedown(folder: Path) -> str | None:
+    """The reason when ``folder`` is a release that withdrew dialogues an earlier version published."""
+    history = layout.read_manifest(folder).get("history") or {}
+    return history.get("reason") if history.get("mode") == "fresh" and history.get("reason") != "first version" \
+        else None

@@ -17,6 +17,7 @@ import polars as pl
 from builder import io
 from builder.errors import ValidationError
 from builder.images import ImageStore
+from builder.locks import FolderLock
 from builder.questions.importer import load_questions
 from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
 from builder.questions.validate import DialogueIndex
@@ -82,6 +83,18 @@ def _field_types(features) -> dict[str, str]:
 def build_release(data: Path, questions: Path | None, releases: Path, config: ReleaseConfig,
                   remove_ids: Path | None = None, log: Callable[[str], None] = lambda m: None) -> dict:
     version = layout.Version.parse(config.version)
+    layout.check_name(config.name)
+    # Absolute paths from here on: git runs inside the releases folder (a relative target would
+    # land in releases/releases/...), and the log names folders a user can find.
+    data, releases = Path(data).absolute(), Path(releases).absolute()
+    questions = Path(questions).absolute() if questions is not None else None
+    Path(releases).mkdir(parents=True, exist_ok=True)
+    with FolderLock(releases / f"{config.name}-releases"):  # one release build per name at a time
+        return _build(data, questions, releases, config, version, remove_ids, log)
+
+
+def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseConfig, version,
+           remove_ids: Path | None, log: Callable[[str], None]) -> dict:
     target, previous = layout.plan(releases, config.name, version)
     data_manifest = io.require_finished(data, "data")
     index = DialogueIndex.from_folder(data)
@@ -111,10 +124,19 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     qrows = qdf.join(kept.select("dialogue_id", "topic", "topic_group"), on="dialogue_id", how="inner",
                      maintain_order="left").select("dialogue_id", "topic", "topic_group", *QUESTION_FIELDS)
 
+    if previous:
+        old_ids = changelog.released_ids(previous, "default", "dialogue_id")
+        old_q = changelog.released_ids(previous, "questions", "question_id")
+        old_schema = json.loads((previous / layout.STATS).read_text()).get("schema", {})
+    else:
+        old_ids, old_q, old_schema = set(), set(), {}
+    # A takedown of something released before must not stay reachable through the git history
+    # (the previous tags live in the clone): such a version starts a fresh repository.
+    history = _history(previous, prev_manifest, removed & old_ids, releases, config.name, log)
+
     partial = Path(releases) / f".{target.name}.partial"
     shutil.rmtree(partial, ignore_errors=True)
-    Path(releases).mkdir(parents=True, exist_ok=True)
-    gitrepo.start(partial, previous)
+    gitrepo.start(partial, previous if history["mode"] == "continued" else None)
     store, shard_cfg = ImageStore(data), config.shards
     features = {"default": hf_features(), "questions": question_features()}
     if variants.height:
@@ -140,14 +162,11 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     io.write_text_atomic(partial / layout.STATS, json.dumps(stats_doc, indent=2, sort_keys=True) + "\n")
 
     prev_version = prev_manifest.get("version")
-    if previous:
-        old_ids = changelog.released_ids(previous, "default", "dialogue_id")
-        old_q = changelog.released_ids(previous, "questions", "question_id")
-        old_schema = json.loads((previous / layout.STATS).read_text()).get("schema", {})
-    else:
-        old_ids, old_q, old_schema = set(), set(), {}
     entry = changelog.entry(str(version), prev_version, set(kept["dialogue_id"]), old_ids,
                             set(qrows["question_id"]), old_q, removed, changelog.schema_changes(old_schema, schema))
+    if history["mode"] == "fresh" and previous:
+        entry += (f"- history: a fresh git history ({history['reason']}): no earlier version is reachable from "
+                  "this one; earlier versions were withdrawn\n")
     changelog.write(partial, entry, previous)
 
     languages = sorted(table["languages"])
@@ -168,7 +187,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
         "rows": {"in": originals.height, "kept": kept.height, "dropped": originals.height - kept.height,
                  "out": kept.height, "reasons": {"dropped:takedown": originals.height - kept.height}},
         "configs": {cfg: {"rows": n, "shards": shard_files[cfg]} for cfg, (_, n, _) in configs.items()},
-        "missing_abilities": len(missing), "commit_epoch": epoch,
+        "missing_abilities": len(missing), "commit_epoch": epoch, "history": history,
     }
     io.write_text_atomic(partial / layout.MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     write_sums(partial)
@@ -177,6 +196,23 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     partial.rename(target)
     log(f"release: {target} tagged {version.tag} ({commit[:12]})")
     return {**manifest, "path": str(target), "commit": commit}
+
+
+def _history(previous: Path | None, prev_manifest: dict, newly_removed: set, releases: Path, name: str,
+             log: Callable[[str], None]) -> dict:
+    """``continued`` (a clone of the previous release's repository) or ``fresh`` (a takedown of
+    dialogues that an earlier version published: no earlier tag is reachable from this one)."""
+    if previous is None:
+        return {"mode": "fresh", "reason": "first version"}
+    if not newly_removed:
+        return {"mode": "continued", "reason": None}
+    older = sorted(p.name for p in layout.existing_versions(releases, name).values())
+    log(f"warning: takedown of {len(newly_removed)} dialogue(s) published before: this version starts a fresh "
+        f"git history; earlier release folders still hold them — delete {', '.join(older)} in {releases} (and "
+        "publish with "
+        "--rewrite-history so the Hub drops the earlier tags)")
+    return {"mode": "fresh", "reason": f"takedown of {len(newly_removed)} dialogue(s) released in "
+            f"{prev_manifest.get('version')} or before", "earlier_versions_hold_them": older}
 
 
 def write_sums(folder: Path) -> None:

@@ -41,8 +41,19 @@ class Version:
         return f"v{self}"
 
 
+NAME = re.compile(r"[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?")
+
+
+def check_name(name: str) -> str:
+    """A dataset name is one safe path component, like a Hub repo name (``mmrc``, ``mmrc-de``)."""
+    if not isinstance(name, str) or not NAME.fullmatch(name) or ".." in name:
+        raise ConfigError(f"release name {name!r} is not valid: use 1-64 lower-case letters, digits, '.', '_' "
+                          "or '-', starting and ending with a letter or digit (e.g. mmrc)")
+    return name
+
+
 def folder_name(name: str, version: Version) -> str:
-    return f"{name}-{version.tag}"
+    return f"{check_name(name)}-{version.tag}"
 
 
 def shard_glob(config: str) -> str:

@@ -86,6 +86,8 @@ class FakeHub:
             ("POST", repo + r"/preupload/([^/]+)", self.preupload),
             ("POST", repo + r"/commit/([^/]+)", self.commit),
             ("POST", repo + r"/tag/([^/]+)", self.tag),
+            ("DELETE", repo + r"/tag/([^/]+)", self.delete_tag),
+            ("POST", repo + r"/super-squash/([^/]+)", self.super_squash),
             ("GET", repo + r"/tree/([^/]+)(/.*)?", self.tree),
             ("GET", repo + r"/revision/([^/]+)", self.revision),
         ]
@@ -179,6 +181,24 @@ class FakeHub:
             return 409, {"error": f"Tag {name} already exists"}
         repo.tags[name] = repo.resolve(rev)
         return 200, {}
+
+    def delete_tag(self, request, repo_id, name):
+        repo = self._repo(repo_id)
+        if repo.tags.pop(name, None) is None:
+            return 404, {"error": f"Invalid rev id: {name}"}
+        return 200, {}
+
+    def super_squash(self, request, repo_id, branch):
+        """One new root commit with the branch's files; commits no ref reaches are dropped (as the
+        Hub's garbage collection does)."""
+        repo = self._repo(repo_id)
+        files = repo.commits[repo.branches[branch]]
+        repo.branches[branch] = self._new_commit(repo, dict(files), None)
+        return 200, {"commitId": repo.branches[branch]}
+
+    def reachable(self, repo_id: str) -> list[dict[str, bytes]]:
+        repo = self.repos[repo_id]
+        return [repo.commits[oid] for oid in {*repo.branches.values(), *repo.tags.values()}]
 
     def tree(self, request, repo_id, rev, sub):
         repo = self._repo(repo_id)

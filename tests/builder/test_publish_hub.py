@@ -129,3 +129,32 @@ def test_edited_release_folder_is_refused(tmp_path, releases, hub):
     (copy / "README.md").write_text("edited")
     result = publish(copy)
     assert result.exit_code == 3 and "differs from its tag v0.1.0" in result.output
+
+
+def test_a_takedown_release_needs_and_does_a_history_rewrite_on_the_hub(tmp_path, hub):
+    import polars as pl
+
+    folder, rows = data_folder(tmp_path / "data", n=3)
+    q = questions_file(tmp_path / "q.jsonl", rows)
+    rel = tmp_path / "rel"
+    for version, extra in (("0.1.0", []), ("0.2.0", ["--remove-ids", str(tmp_path / "takedown.txt")])):
+        (tmp_path / "takedown.txt").write_text("conv-1\n")
+        built = CliRunner().invoke(main, ["release", "--version", version, "--data", str(folder), "--questions",
+                                          str(q), "--releases-dir", str(rel), *extra])
+        assert built.exit_code == 0, built.output
+    assert publish(rel / "mmrc-v0.1.0").exit_code == 0
+    refused = publish(rel / "mmrc-v0.2.0")
+    assert refused.exit_code == 2 and "--rewrite-history" in refused.output and "v0.1.0" in refused.output
+    assert set(hub.repos[REPO].tags) == {"v0.1.0"}  # nothing changed on a refusal
+
+    done = publish(rel / "mmrc-v0.2.0", "--rewrite-history")
+    assert done.exit_code == 0, done.output
+    assert "deleted v0.1.0" in done.output and set(hub.repos[REPO].tags) == {"v0.2.0"}
+    taken = next(r["dialogue_id"] for r in rows if r["source_id"] == "conv-1")
+    for files in hub.reachable(REPO):
+        for path, data in files.items():
+            if path.endswith(".parquet"):
+                import io
+
+                ids = pl.read_parquet(io.BytesIO(data)).get_column("dialogue_id", default=None)
+                assert ids is None or taken not in ids.to_list(), path
