@@ -99,5 +99,6 @@ bench: setup
 	$(PY) bench/classify.py
 	$(PY) bench/swap.py
 	$(PY) bench/release.py
+	$(PY) bench/pipeline.py
 	$(MAKE) demo
 	$(PY) bench/eval.py
