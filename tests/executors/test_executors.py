@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from builder.cli import main
-from conftest import dialogue, make_stage_folder
+from conftest import dialogue, make_stage_folder, model_dir
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -173,9 +173,10 @@ def test_eval_predict_on_workers_gives_the_same_answers(executor, eval_release, 
     assert local.exit_code == 0, local.output
     spread = _eval(eval_release, smoke_model, tmp_path / executor, "--executor", executor, "--workers", "2")
     assert spread.exit_code == 0, spread.output
-    rel = Path("mmrc-v0.1.0") / "smoke-model"
+    here, there = model_dir(tmp_path / "local"), model_dir(tmp_path / executor)
+    assert here.name == there.name  # the executor is not part of the model's identity
     for name in ("samples.jsonl", "results.json"):
-        assert (tmp_path / executor / rel / name).read_bytes() == (tmp_path / "local" / rel / name).read_bytes()
+        assert (there / name).read_bytes() == (here / name).read_bytes()
 
 
 def test_eval_executor_with_a_served_model_is_refused(eval_release, tmp_path):
