@@ -42,11 +42,13 @@ class Progress:
         if not self.quiet and now - self.last >= self.every_s:
             self.last = now
             self._write(final=False)
+            self._written = self.done
 
     def close(self, note: str | None = None) -> None:
         if note is not None:
             self.note = note
-        if not self.quiet:
+        # a plain log already has the line for this count: do not print it twice
+        if not self.quiet and (self.tty or getattr(self, "_written", None) != self.done or note is not None):
             self._write(final=True)
 
     def line(self) -> str:
