@@ -22,6 +22,7 @@ from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
 from builder.questions.validate import DialogueIndex
 from builder.records import ABILITIES, QUESTION, conform, hf_features
 from builder.release import card, changelog, figures, gitrepo, layout, provenance, stats
+from builder.release.variants import repoint_questions
 from builder.release.shards import ShardConfig, batches, question_features, write_shards
 
 
@@ -106,8 +107,8 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
         raise ValidationError(
             f"{len(missing)} dialogue(s) lack some of the six abilities (e.g. {'; '.join(missing[:3])}); "
             "add their questions or pass --allow-missing-abilities")
-    variants = _nest(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode())).collect()
-                     .sort("dialogue_id"), qdf, "variant_of")
+    variants = repoint_questions(_nest(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode()))
+                                       .collect().sort("dialogue_id"), qdf, "variant_of"), kept)
     qrows = qdf.join(kept.select("dialogue_id", "topic", "topic_group"), on="dialogue_id", how="inner",
                      maintain_order="left").select("dialogue_id", "topic", "topic_group", *QUESTION_FIELDS)
 
