@@ -21,7 +21,7 @@ from builder.questions.importer import load_questions
 from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
 from builder.questions.validate import DialogueIndex
 from builder.records import ABILITIES, QUESTION, conform, hf_features
-from builder.release import card, changelog, figures, gitrepo, layout, provenance, stats
+from builder.release import card, changelog, figures, gitrepo, layout, provenance, select, stats
 from builder.release.variants import repoint_questions
 from builder.release.shards import ShardConfig, batches, question_features, write_shards
 
@@ -32,7 +32,11 @@ class ReleaseConfig:
     name: str = "mmrc"
     license: str = "odc-by"
     allow_missing_abilities: bool = False
+    languages: tuple[str, ...] = ()  # ISO 639-1 codes to release ("und": unknown); empty: all
     shards: ShardConfig = field(default_factory=ShardConfig)
+
+    def __post_init__(self):
+        select.check_language_codes(self.languages)
 
 
 def read_removals(path: Path | None) -> list[str]:
@@ -100,8 +104,12 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     qdf = qdf.filter(~pl.col("dialogue_id").is_in(sorted(removed)))
     scan = io.scan_dialogues(data)
     originals = scan.filter(pl.col("variant_of").is_null()).collect()
-    kept = _nest(originals.filter(~pl.col("dialogue_id").is_in(sorted(removed))).sort("dialogue_id"), qdf,
-                 "dialogue_id")
+    pool, relabelled = select.detect_languages(
+        originals.filter(~pl.col("dialogue_id").is_in(sorted(removed))).sort("dialogue_id"))
+    pool, off_language = select.by_language(pool, config.languages)
+    kept = _nest(pool, qdf, "dialogue_id")
+    drops = {"dropped:takedown": originals.height - pool.height - len(off_language),
+             "dropped:language_not_selected": len(off_language)}
     missing = _missing_abilities(kept)
     if missing and not config.allow_missing_abilities:
         raise ValidationError(
@@ -109,6 +117,8 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
             "add their questions or pass --allow-missing-abilities")
     variants = repoint_questions(_nest(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode()))
                                        .collect().sort("dialogue_id"), qdf, "variant_of"), kept)
+    variants = variants.drop("language").join(kept.select(pl.col("dialogue_id").alias("variant_of"), "language"),
+                                              on="variant_of", how="left", maintain_order="left").select(variants.columns)
     qrows = qdf.join(kept.select("dialogue_id", "topic", "topic_group"), on="dialogue_id", how="inner",
                      maintain_order="left").select("dialogue_id", "topic", "topic_group", *QUESTION_FIELDS)
 
@@ -132,7 +142,8 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     table = stats.table2(kept, qrows, variants.height)
     if table["needs_review"]:
         log(f"warning: {table['needs_review']} question(s) are marked needs_review (annotators disagree)")
-    steps = stats.funnel(data, originals.height, originals.height - kept.height, kept.height)
+    drops = {reason: n for reason, n in drops.items() if n}
+    steps = stats.funnel(data, originals.height, drops, kept.height)
     (partial / layout.FIGURES_DIR).mkdir()
     figures.turn_length_histogram(stats.turn_table(kept), partial / layout.FIGURES_DIR / "turn_lengths.png")
     figures.topic_donut(table["topics"], partial / layout.FIGURES_DIR / "topics.png")
@@ -151,7 +162,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
                             set(qrows["question_id"]), old_q, removed, changelog.schema_changes(old_schema, schema))
     changelog.write(partial, entry, previous)
 
-    languages = sorted(table["languages"])
+    languages = sorted(code for code in table["languages"] if code != select.UNDETERMINED)
     header = card.card_data(config.name, str(version), config.license, languages, configs).to_yaml()
     text = card.render(config.name, str(version), header, table, steps, provenance.stage_chain(data),
                        list(configs), config.license, prev_version)
@@ -167,7 +178,8 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
                    "questions": q_info},
         "removal_requests": requests, "removed_ids": sorted(removed & set(originals["dialogue_id"])),
         "rows": {"in": originals.height, "kept": kept.height, "dropped": originals.height - kept.height,
-                 "out": kept.height, "reasons": {"dropped:takedown": originals.height - kept.height}},
+                 "out": kept.height, "reasons": drops},
+        "languages": {"selected": list(config.languages), "detected_differs_from_recorded": relabelled},
         "configs": {cfg: {"rows": n, "shards": shard_files[cfg]} for cfg, (_, n, _) in configs.items()},
         "missing_abilities": len(missing), "commit_epoch": epoch,
     }

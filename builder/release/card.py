@@ -41,6 +41,7 @@ def card_data(name: str, version: str, license_id: str, languages: list[str], co
 
     data = DatasetCardData(
         license=license_id, language=languages or None, pretty_name=f"{name} {version}",
+        multilinguality=("multilingual" if len(languages) > 1 else "monolingual") if languages else None,
         task_categories=list(TASK_CATEGORIES[:2]), size_categories=[size_category(configs["default"][1])],
         tags=["multimodal", "dialogue", "memory", "benchmark", "mmrc"],
     )
@@ -104,6 +105,12 @@ def _funnel(steps: list[dict]) -> str:
     return _table(["step", "dialogues", "removed (reason n)"], rows)
 
 
+def _languages(counts: dict[str, int]) -> str:
+    """Most frequent first; ``und``: too short or mixed to tell."""
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{code} {n}" for code, n in ranked) or "—"
+
+
 def _pipeline(stages: list[dict]) -> str:
     if not stages:
         return "No stage manifests were found beside the data folder."
@@ -130,6 +137,7 @@ def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[d
         ["avg. words per user / assistant turn",
          f"{stats['avg_words_per_turn']['user']} / {stats['avg_words_per_turn']['assistant']}"],
         ["modality-swap variants", stats["modality_swap_variants"]],
+        ["languages (dialogues)", _languages(stats["languages"])],
     ])
     loads = "\n".join(f'ds = load_dataset("ORG/{name}", "{c}", revision="v{version}", split="{SPLIT}")'
                       for c in configs)

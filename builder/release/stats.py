@@ -8,6 +8,7 @@ import polars as pl
 
 from builder import io
 from builder.records import ABILITIES, QUESTION_FORMATS, TOPICS
+from builder.release.select import UNDETERMINED
 
 PIPELINE = ("ingest", "clean", "classify", "swap")
 FUNNEL_LABEL = {"ingest": "ingested", "clean": "cleaned", "classify": "classified", "swap": "swapped"}
@@ -53,11 +54,11 @@ def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> d
         "avg_words_per_turn": by_role,
         "topics": topics,
         "topic_groups": dict(sorted(dialogues.group_by("topic_group").len().drop_nulls("topic_group").iter_rows())),
-        "languages": dict(sorted(dialogues.group_by("language").len().drop_nulls("language").iter_rows())),
+        "languages": dict(sorted(dialogues.group_by(pl.col("language").fill_null(UNDETERMINED)).len().iter_rows())),
     }
 
 
-def funnel(data: Path, release_in: int, removed: int, released: int) -> list[dict]:
+def funnel(data: Path, release_in: int, drops: dict[str, int], released: int) -> list[dict]:
     """raw -> ingested -> cleaned -> ... -> released, each step with its drop reasons."""
     ledger = io.read_ledger(data)
     stages = sorted(set(ledger["stage"].to_list()),
@@ -74,5 +75,5 @@ def funnel(data: Path, release_in: int, removed: int, released: int) -> list[dic
     if not steps:
         steps.append({"step": "input", "stage": None, "dialogues": release_in, "dropped": {}})
     steps.append({"step": "released", "stage": "release", "dialogues": released,
-                  "dropped": {"dropped:takedown": removed} if removed else {}})
+                  "dropped": {reason: n for reason, n in drops.items() if n}})
     return steps
