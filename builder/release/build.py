@@ -21,7 +21,7 @@ from builder.questions.importer import load_questions
 from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
 from builder.questions.validate import DialogueIndex
 from builder.records import ABILITIES, QUESTION, conform, hf_features
-from builder.release import card, changelog, figures, gitrepo, layout, provenance, select, stats
+from builder.release import card, changelog, figures, gitrepo, layout, provenance, select, sources, stats
 from builder.release.variants import repoint_questions
 from builder.release.shards import ShardConfig, batches, question_features, write_shards
 
@@ -33,6 +33,7 @@ class ReleaseConfig:
     license: str = "odc-by"
     allow_missing_abilities: bool = False
     languages: tuple[str, ...] = ()  # ISO 639-1 codes to release ("und": unknown); empty: all
+    sources: str | None = None  # the sources file (name, url, licence per source dataset)
     shards: ShardConfig = field(default_factory=ShardConfig)
 
     def __post_init__(self):
@@ -89,6 +90,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     version = layout.Version.parse(config.version)
     target, previous = layout.plan(releases, config.name, version)
     data_manifest = io.require_finished(data, "data")
+    listed = sources.read_sources(Path(config.sources)) if config.sources else None
     index = DialogueIndex.from_folder(data)
     prev_manifest = layout.read_manifest(previous) if previous else {}
     requests = sorted(set(prev_manifest.get("removal_requests", [])) | set(read_removals(remove_ids)))
@@ -121,6 +123,13 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
                                               on="variant_of", how="left", maintain_order="left").select(variants.columns)
     qrows = qdf.join(kept.select("dialogue_id", "topic", "topic_group"), on="dialogue_id", how="inner",
                      maintain_order="left").select("dialogue_id", "topic", "topic_group", *QUESTION_FIELDS)
+    chain = provenance.manifests(data)
+    released_from = dict(kept.group_by(pl.col("source").map_elements(sources.dataset_of, return_dtype=pl.String))
+                         .len().iter_rows())
+    source_rows = sources.source_table(released_from, provenance.ingest_files(chain), listed, config.sources)
+    toxicity = provenance.toxicity_backend(chain)
+    cleaned = any(m.get("stage") == "clean" for m in chain)
+    created = scan.filter(pl.col("variant_of").is_not_null()).select(pl.len()).collect().item()
 
     partial = Path(releases) / f".{target.name}.partial"
     shutil.rmtree(partial, ignore_errors=True)
@@ -143,12 +152,13 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     if table["needs_review"]:
         log(f"warning: {table['needs_review']} question(s) are marked needs_review (annotators disagree)")
     drops = {reason: n for reason, n in drops.items() if n}
-    steps = stats.funnel(data, originals.height, drops, kept.height)
+    steps = stats.funnel(data, originals.height, drops, kept.height, created)
     (partial / layout.FIGURES_DIR).mkdir()
     figures.turn_length_histogram(stats.turn_table(kept), partial / layout.FIGURES_DIR / "turn_lengths.png")
     figures.topic_donut(table["topics"], partial / layout.FIGURES_DIR / "topics.png")
     schema = {cfg: _field_types(f) for cfg, f in features.items()}
-    stats_doc = {"version": str(version), **table, "funnel": steps, "schema": schema}
+    stats_doc = {"version": str(version), **table, "funnel": steps, "schema": schema, "sources": source_rows,
+                 "toxicity_backend": toxicity}
     io.write_text_atomic(partial / layout.STATS, json.dumps(stats_doc, indent=2, sort_keys=True) + "\n")
 
     prev_version = prev_manifest.get("version")
@@ -165,7 +175,9 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     languages = sorted(code for code in table["languages"] if code != select.UNDETERMINED)
     header = card.card_data(config.name, str(version), config.license, languages, configs).to_yaml()
     text = card.render(config.name, str(version), header, table, steps, provenance.stage_chain(data),
-                       list(configs), config.license, prev_version)
+                       list(configs), config.license, prev_version,
+                       card.Facts(sources=source_rows, sources_file=listed is not None, toxicity=toxicity,
+                                  cleaned=cleaned))
     files = [f for fs in shard_files.values() for f in fs]
     card.check_card(text, files)
     (partial / layout.CARD).write_text(text)
@@ -175,11 +187,14 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
         "stage": "release", "name": config.name, "version": str(version), "tag": version.tag,
         "previous": prev_version, "config": asdict(config),
         "inputs": {"data": {"stage": data_manifest.get("stage"), "content_hash": data_manifest.get("output_hash")},
-                   "questions": q_info},
+                   "questions": q_info,
+                   "sources": ({"file": Path(config.sources).name, "sha256": io.sha256_file(Path(config.sources))}
+                               if config.sources else None)},
         "removal_requests": requests, "removed_ids": sorted(removed & set(originals["dialogue_id"])),
         "rows": {"in": originals.height, "kept": kept.height, "dropped": originals.height - kept.height,
                  "out": kept.height, "reasons": drops},
         "languages": {"selected": list(config.languages), "detected_differs_from_recorded": relabelled},
+        "sources": source_rows, "toxicity_backend": toxicity,
         "configs": {cfg: {"rows": n, "shards": shard_files[cfg]} for cfg, (_, n, _) in configs.items()},
         "missing_abilities": len(missing), "commit_epoch": epoch,
     }

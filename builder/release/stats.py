@@ -25,6 +25,17 @@ def turn_table(dialogues: pl.DataFrame) -> pl.DataFrame:
                     pl.col("images").list.len().alias("images")))
 
 
+def _images_per_dialogue(turns: pl.DataFrame, n: int) -> dict:
+    """min / median / max and how many dialogues have each image count."""
+    if not n:
+        return {"min": 0, "median": 0.0, "max": 0, "histogram": {}}
+    per = turns.group_by("dialogue_id").agg(pl.col("images").sum())["images"]
+    per = pl.concat([per, pl.Series([0] * (n - per.len()), dtype=per.dtype)])  # dialogues without turns
+    counts = dict(sorted(per.value_counts().iter_rows()))
+    return {"min": int(per.min()), "median": float(per.median()), "max": int(per.max()),
+            "histogram": {str(k): v for k, v in counts.items()}}
+
+
 def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> dict:
     turns = turn_table(dialogues)
     n = dialogues.height
@@ -51,6 +62,7 @@ def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> d
         "images": int(turns["images"].sum() or 0),
         "unique_images": shas,
         "avg_images_per_dialogue": round(int(turns["images"].sum() or 0) / n, 2) if n else 0.0,
+        "images_per_dialogue": _images_per_dialogue(turns, n),
         "avg_words_per_turn": by_role,
         "topics": topics,
         "topic_groups": dict(sorted(dialogues.group_by("topic_group").len().drop_nulls("topic_group").iter_rows())),
@@ -58,8 +70,9 @@ def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> d
     }
 
 
-def funnel(data: Path, release_in: int, drops: dict[str, int], released: int) -> list[dict]:
-    """raw -> ingested -> cleaned -> ... -> released, each step with its drop reasons."""
+def funnel(data: Path, release_in: int, drops: dict[str, int], released: int, variants: int = 0) -> list[dict]:
+    """raw -> ingested -> cleaned -> ... -> released, each step with its drop reasons. Steps count
+    original dialogues; the swap step also says how many variants it added beside them."""
     ledger = io.read_ledger(data)
     stages = sorted(set(ledger["stage"].to_list()),
                     key=lambda s: (PIPELINE.index(s) if s in PIPELINE else len(PIPELINE), s))
@@ -71,7 +84,7 @@ def funnel(data: Path, release_in: int, drops: dict[str, int], released: int) ->
         lost = {reason: n for reason, n in counts["reasons"].items()
                 if reason.split(":")[0] in ("dropped", "quarantined")}
         steps.append({"step": FUNNEL_LABEL.get(stage, stage), "stage": stage, "dialogues": counts["out"],
-                      "dropped": lost})
+                      "dropped": lost, **({"variants_added": variants} if stage == "swap" else {})})
     if not steps:
         steps.append({"step": "input", "stage": None, "dialogues": release_in, "dropped": {}})
     steps.append({"step": "released", "stage": "release", "dialogues": released,

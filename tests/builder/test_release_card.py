@@ -64,7 +64,7 @@ def test_languages_come_from_the_text(tmp_path, multilingual):
     card, stats, path = card_of(tmp_path)
     assert card.data.language == ["en", "ru", "zh"] and card.data.multilinguality == "multilingual"
     assert stats["languages"] == {"en": 1, "ru": 1, "zh": 1}
-    assert "| languages (dialogues) | en 1, ru 1, zh 1 |" in card.text
+    assert "| languages (detected in the text) | en 1, ru 1, zh 1 |" in card.text
     ds = load_dataset(str(path), split="test")
     assert dict(zip(ds["source_id"], ds["language"])) == {"en": "en", "ru": "ru", "zh": "zh"}
     manifest = json.loads((path / "manifest.json").read_text())
@@ -90,3 +90,97 @@ def test_bad_language_code_is_one_line(tmp_path, multilingual):
     result = release(tmp_path, data, q, "--languages", "english")
     assert result.exit_code == 2 and "--languages 'english' is not an ISO 639-1 code" in result.output
     assert "Traceback" not in result.output
+
+
+def extend_manifest(folder, **fields):
+    path = folder / "manifest.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **fields}))
+
+
+LEXICON = {"name": "lexicon", "version": "better-profanity==0.7.0+mmrc-lexicon-2", "files": {}}
+
+
+@pytest.fixture()
+def lineage(tmp_path):
+    """ingest -> clean (lexicon toxicity) -> swap (two variants), linked by their manifests."""
+    rows, blobs = multilingual_rows()
+    make_stage_folder(tmp_path / "ingested", rows, images=blobs, stage="ingest")
+    extend_manifest(tmp_path / "ingested", input={"path": "raw"}, files=[
+        {"file": f"{lang}-logs/part.jsonl", "format": "openai", "records": 5, "quarantined": 1} for lang in TEXTS
+    ] + [{"file": "zh-logs/broken.json", "format": "unknown", "records": 1, "quarantined": 1}])
+    make_stage_folder(tmp_path / "clean", rows, images=blobs, stage="clean")
+    extend_manifest(tmp_path / "clean", input={"path": str(tmp_path / "ingested"), "stage": "ingest"},
+                    config={"toxicity": True, "toxicity_backend": "lexicon"}, models=[LEXICON],
+                    decided_by={"toxicity": "lexicon", "pii": "presidio"})
+    variants = [{**r, "dialogue_id": f"{k}" * 32, "variant_of": r["dialogue_id"], "swaps": []}
+                for k, r in enumerate(rows[:2])]  # variants of the en and ru dialogues
+    make_stage_folder(tmp_path / "swapped", rows + variants, images=blobs, stage="swap")
+    extend_manifest(tmp_path / "swapped", input={"path": str(tmp_path / "clean"), "stage": "clean"})
+    q = write_jsonl(tmp_path / "q.jsonl", [q for r in rows for q in six_questions(r["source_id"])])
+    return tmp_path / "swapped", q
+
+
+def test_card_lists_sources_toxicity_backend_images_and_variants(tmp_path, lineage):
+    data, q = lineage
+    result = release(tmp_path, data, q, "--languages", "en,zh")
+    assert result.exit_code == 0, result.output
+    card, stats, _ = card_of(tmp_path)
+    text = card.text
+    assert "> **Toxicity was screened with a word list (the `lexicon` backend, better-profanity==0.7.0" in text
+    assert text.index("word list") < text.index("## Loading")  # prominent: before anything else
+    assert "toxic dialogues were dropped by `lexicon`" in text
+    assert "| en-logs | 1 | openai | 5 in 1 file(s) | **not stated** | — |" in text
+    assert "| zh-logs | 1 | openai | 6 in 2 file(s) | **not stated** | — |" in text
+    assert "ru-logs" not in text.split("## Source datasets")[1].split("## Statistics")[0]  # not released
+    assert "**The licences of the source datasets were not stated**" in text
+    assert stats["toxicity_backend"] == {"name": "lexicon", "version": LEXICON["version"], "lexicon": True}
+    assert stats["images_per_dialogue"] == {"min": 1, "median": 1.0, "max": 1, "histogram": {"1": 2}}
+    assert "| dialogues by number of images | 1: 2 |" in text
+    swap = next(s for s in stats["funnel"] if s["stage"] == "swap")
+    assert swap["variants_added"] == 2 and stats["modality_swap_variants"] == 1
+    assert "The swap stage added 2 modality-swap variant(s) beside them; 1 (those whose original is released)" in text
+    assert "| modality-swap variants (in `modality_swap`) | 1 |" in text
+
+
+def test_sources_file_gives_the_licences(tmp_path, lineage):
+    data, q = lineage
+    sources = tmp_path / "sources.yaml"
+    sources.write_text("".join(f"- name: {lang}-logs\n  url: https://example.org/{lang}\n  licence: cc-by-4.0\n"
+                               for lang in TEXTS))
+    result = release(tmp_path, data, q, "--sources", str(sources))
+    assert result.exit_code == 0, result.output
+    card, stats, path = card_of(tmp_path)
+    assert "| ru-logs | 1 | openai | 5 in 1 file(s) | `cc-by-4.0` | https://example.org/ru |" in card.text
+    assert "were not stated" not in card.text
+    assert [s["licence"] for s in stats["sources"]] == ["cc-by-4.0"] * 3
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["inputs"]["sources"]["file"] == "sources.yaml"
+
+
+def test_sources_file_errors_are_one_line(tmp_path, lineage):
+    data, q = lineage
+    bad = tmp_path / "sources.json"
+    bad.write_text(json.dumps([{"name": "en-logs", "url": "https://example.org", "licence": "mit"},
+                               {"name": "ru-logs", "url": "https://example.org/ru"},
+                               {"name": "zh-logs", "license": "mit"}]))
+    result = release(tmp_path, data, q, "--sources", str(bad))
+    assert result.exit_code == 6 and "no licence for 'ru-logs'; add `licence: <id>`" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    partial = tmp_path / "sources.yaml"
+    partial.write_text("- name: en-logs\n  licence: mit\n")
+    result = release(tmp_path, data, q, "--sources", str(partial))
+    assert result.exit_code == 6 and "no entry for 'ru-logs' (1 dialogues), 'zh-logs' (1 dialogues)" in result.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("- name: [en\n")
+    result = release(tmp_path, data, q, "--sources", str(broken))
+    assert result.exit_code == 3 and "is not valid UTF-8 YAML or JSON" in result.output
+    assert not (tmp_path / "rel" / "mmrc-v0.1.0").exists()
+
+
+def test_no_clean_stage_is_said_plainly(tmp_path, multilingual):
+    data, q, _ = multilingual
+    assert release(tmp_path, data, q).exit_code == 0
+    card, stats, _ = card_of(tmp_path)
+    assert "> **No toxicity filter is recorded in this data's lineage**" in card.text
+    assert "No `clean` stage was found in this data's lineage" in card.text
+    assert stats["toxicity_backend"] is None
