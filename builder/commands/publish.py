@@ -21,6 +21,9 @@ def command(release, repo_id, private, dry_run, endpoint):
     from builder.publish.hub import PublishConfig, publish
 
     result = publish(release, PublishConfig(repo_id, private=private, dry_run=dry_run, endpoint=endpoint))
+    if result["card_rerendered"]:
+        click.echo(f"card: the loading example now names {repo_id} (README.md and SHA256SUMS differ from the "
+                   f"local tag only there)", err=True)
     if dry_run:
         for f in result["files"]:
             click.echo(f"would upload {f.path} ({f.size} bytes)")

@@ -29,8 +29,11 @@ import click
 @click.option("--sources", "sources", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="YAML or JSON list of the source datasets: name (their folder under the raw folder), url, "
                    "licence; every released source needs an entry with a licence.")
+@click.option("--repo-id", default=None, metavar="ORG/NAME",
+              help="Hub repository the card's loading example names (publish writes it in when omitted); "
+                   "without it the card says the release is a local folder.")
 def command(version, data, questions, releases_dir, name, remove_ids, allow_missing_abilities, license_id,
-            languages, sources):
+            languages, sources, repo_id):
     """Build RELEASES_DIR/NAME-vVERSION: Parquet shards with images, card, figures, stats,
     CHANGELOG.md, SHA256SUMS, committed in git and tagged vVERSION. Never overwrites a version."""
     from builder.release.build import ReleaseConfig, build_release
@@ -38,7 +41,7 @@ def command(version, data, questions, releases_dir, name, remove_ids, allow_miss
     config = ReleaseConfig(version=version, name=name, license=license_id,
                            allow_missing_abilities=allow_missing_abilities,
                            languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
-                           sources=str(sources) if sources else None)
+                           sources=str(sources) if sources else None, repo_id=repo_id)
     result = build_release(data, questions, releases_dir, config, remove_ids=remove_ids,
                            log=lambda m: click.echo(m, err=True))
     click.echo(f"{result['path']} {result['tag']}: {result['rows']['out']} dialogues, "

@@ -21,7 +21,8 @@ from builder.questions.importer import load_questions
 from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
 from builder.questions.validate import DialogueIndex
 from builder.records import ABILITIES, QUESTION, conform, hf_features
-from builder.release import card, changelog, figures, gitrepo, layout, provenance, select, sources, stats
+from builder.release import (card, changelog, figures, gitrepo, layout, loading, provenance, select, sources,
+                             stats)
 from builder.release.variants import repoint_questions
 from builder.release.shards import ShardConfig, batches, question_features, write_shards
 
@@ -34,10 +35,12 @@ class ReleaseConfig:
     allow_missing_abilities: bool = False
     languages: tuple[str, ...] = ()  # ISO 639-1 codes to release ("und": unknown); empty: all
     sources: str | None = None  # the sources file (name, url, licence per source dataset)
+    repo_id: str | None = None  # the Hub repository the card's loading example names (None: a local folder)
     shards: ShardConfig = field(default_factory=ShardConfig)
 
     def __post_init__(self):
         select.check_language_codes(self.languages)
+        loading.check_repo_id(self.repo_id)
 
 
 def read_removals(path: Path | None) -> list[str]:
@@ -177,7 +180,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     text = card.render(config.name, str(version), header, table, steps, provenance.stage_chain(data),
                        list(configs), config.license, prev_version,
                        card.Facts(sources=source_rows, sources_file=listed is not None, toxicity=toxicity,
-                                  cleaned=cleaned))
+                                  cleaned=cleaned), repo_id=config.repo_id)
     files = [f for fs in shard_files.values() for f in fs]
     card.check_card(text, files)
     (partial / layout.CARD).write_text(text)
@@ -185,7 +188,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     epoch = gitrepo.commit_epoch(version)
     manifest = {
         "stage": "release", "name": config.name, "version": str(version), "tag": version.tag,
-        "previous": prev_version, "config": asdict(config),
+        "previous": prev_version, "config": asdict(config), "repo_id": config.repo_id,
         "inputs": {"data": {"stage": data_manifest.get("stage"), "content_hash": data_manifest.get("output_hash")},
                    "questions": q_info,
                    "sources": ({"file": Path(config.sources).name, "sha256": io.sha256_file(Path(config.sources))}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from builder.errors import ValidationError
 from builder.records import ABILITIES, QUESTION_FORMATS
+from builder.release import loading
 from builder.release.layout import SPLIT, shard_glob
 
 TASK_CATEGORIES = ("visual-question-answering", "question-answering", "image-text-to-text")
@@ -180,7 +181,8 @@ def _pipeline(stages: list[dict]) -> str:
 
 
 def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[dict], stages: list[dict],
-           configs: list[str], license_id: str, previous: str | None, facts: Facts | None = None) -> str:
+           configs: list[str], license_id: str, previous: str | None, facts: Facts | None = None,
+           repo_id: str | None = None) -> str:
     """The whole README.md."""
     facts = facts or Facts()
     images = stats["images_per_dialogue"]
@@ -202,8 +204,6 @@ def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[d
         ["modality-swap variants (in `modality_swap`)", stats["modality_swap_variants"]],
         ["languages (detected in the text)", _languages(stats["languages"])],
     ])
-    loads = "\n".join(f'ds = load_dataset("ORG/{name}", "{c}", revision="v{version}", split="{SPLIT}")'
-                      for c in configs)
     return f"""---
 {header_yaml.strip()}
 ---
@@ -217,10 +217,7 @@ Built with `mmrc-build`{f"; previous version: v{previous} (see CHANGELOG.md)" if
 
 {_toxicity_notice(facts)}## Loading
 
-```python
-from datasets import load_dataset
-{loads}
-```
+{loading.section(name, version, configs, repo_id)}
 
 Configs: `default` — one row per dialogue, turns with embedded images (`datasets.Image`), questions
 nested; `questions` — one row per question; `modality_swap` (when present) — text-to-image swap
