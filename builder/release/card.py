@@ -199,7 +199,7 @@ def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[d
         ["images per dialogue: min / median / max", f"{images['min']} / {images['median']:g} / {images['max']}"],
         ["dialogues by number of images", spread or "—"],
         ["images (unique)", f"{stats['images']} ({stats['unique_images']})"],
-        ["avg. words per user / assistant turn",
+        ["avg. words per user / assistant turn (a CJK character counts as a word)",
          f"{stats['avg_words_per_turn']['user']} / {stats['avg_words_per_turn']['assistant']}"],
         ["modality-swap variants (in `modality_swap`)", stats["modality_swap_variants"]],
         ["languages (detected in the text)", _languages(stats["languages"])],

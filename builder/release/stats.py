@@ -14,14 +14,24 @@ PIPELINE = ("ingest", "clean", "classify", "swap")
 FUNNEL_LABEL = {"ingest": "ingested", "clean": "cleaned", "classify": "classified", "swap": "swapped"}
 
 
-def _words(expr: pl.Expr) -> pl.Expr:
-    return expr.str.split(" ").list.eval(pl.element().filter(pl.element() != "")).list.len()
+# Chinese and Japanese are written without spaces: each of their characters counts as one word
+# (a tokenizer-free rule, close to how CJK benchmarks report length); any other run of
+# characters between whitespace (or CJK characters / CJK punctuation) is one word.
+_CJK = r"\p{Han}\p{Hiragana}\p{Katakana}"
+_CJK_PUNCT = r"\x{3000}-\x{303F}\x{FF01}-\x{FF0F}\x{FF1A}-\x{FF20}\x{FF3B}-\x{FF40}\x{FF5B}-\x{FF65}"
+WORD_PATTERN = rf"[{_CJK}]|[^\s{_CJK}{_CJK_PUNCT}]+"
+WORD_RULE = "each CJK (Han, Hiragana, Katakana) character is a word; otherwise whitespace-separated words"
+
+
+def words(expr: pl.Expr) -> pl.Expr:
+    """Words in a text column by :data:`WORD_RULE`."""
+    return expr.str.count_matches(WORD_PATTERN).cast(pl.UInt32)
 
 
 def turn_table(dialogues: pl.DataFrame) -> pl.DataFrame:
     """One row per turn: dialogue_id, role, words, images."""
     return (dialogues.select("dialogue_id", "turns").explode("turns").drop_nulls("turns").unnest("turns")
-            .select("dialogue_id", "role", _words(pl.col("text").fill_null("")).alias("words"),
+            .select("dialogue_id", "role", words(pl.col("text").fill_null("")).alias("words"),
                     pl.col("images").list.len().alias("images")))
 
 
@@ -64,6 +74,7 @@ def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> d
         "avg_images_per_dialogue": round(int(turns["images"].sum() or 0) / n, 2) if n else 0.0,
         "images_per_dialogue": _images_per_dialogue(turns, n),
         "avg_words_per_turn": by_role,
+        "word_rule": WORD_RULE,
         "topics": topics,
         "topic_groups": dict(sorted(dialogues.group_by("topic_group").len().drop_nulls("topic_group").iter_rows())),
         "languages": dict(sorted(dialogues.group_by(pl.col("language").fill_null(UNDETERMINED)).len().iter_rows())),

@@ -184,3 +184,30 @@ def test_no_clean_stage_is_said_plainly(tmp_path, multilingual):
     assert "> **No toxicity filter is recorded in this data's lineage**" in card.text
     assert "No `clean` stage was found in this data's lineage" in card.text
     assert stats["toxicity_backend"] is None
+
+
+def han(text: str) -> int:
+    return sum("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_chinese_words_are_counted_by_character(tmp_path, multilingual):
+    data, q, _ = multilingual
+    result = release(tmp_path, data, q, "--languages", "zh")
+    assert result.exit_code == 0, result.output
+    _, stats, _ = card_of(tmp_path)
+    user, assistant = (text for _, text in TEXTS["zh"])
+    assert (han(user), han(assistant)) == (34, 22)
+    assert stats["avg_words_per_turn"] == {"user": 34.0, "assistant": 22.0}  # not 1 "word" per paragraph
+    assert "CJK" in stats["word_rule"]
+
+
+def test_word_rule_on_mixed_text():
+    import polars as pl
+
+    from builder.release.stats import turn_table
+
+    texts = ["我用Python写了 3 个脚本。", "Hello  world, how are you?", "こんにちは、元気ですか", "안녕하세요 반갑습니다",
+             "", "don't stop"]
+    frame = pl.DataFrame({"dialogue_id": ["d"], "turns": [[{"index": i, "role": "user", "text": t, "images": []}
+                                                          for i, t in enumerate(texts)]]})
+    assert turn_table(frame)["words"].to_list() == [9, 5, 10, 2, 0, 2]
