@@ -32,8 +32,11 @@ import click
 @click.option("--repo-id", default=None, metavar="ORG/NAME",
               help="Hub repository the card's loading example names (publish writes it in when omitted); "
                    "without it the card says the release is a local folder.")
+@click.option("--only-annotated", is_flag=True,
+              help="Release only the dialogues that have questions for all six abilities; the others are "
+                   "counted in the card's funnel (not_annotated).")
 def command(version, data, questions, releases_dir, name, remove_ids, allow_missing_abilities, license_id,
-            languages, sources, repo_id):
+            languages, sources, repo_id, only_annotated):
     """Build RELEASES_DIR/NAME-vVERSION: Parquet shards with images, card, figures, stats,
     CHANGELOG.md, SHA256SUMS, committed in git and tagged vVERSION. Never overwrites a version."""
     from builder.release.build import ReleaseConfig, build_release
@@ -41,7 +44,8 @@ def command(version, data, questions, releases_dir, name, remove_ids, allow_miss
     config = ReleaseConfig(version=version, name=name, license=license_id,
                            allow_missing_abilities=allow_missing_abilities,
                            languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
-                           sources=str(sources) if sources else None, repo_id=repo_id)
+                           sources=str(sources) if sources else None, repo_id=repo_id,
+                           only_annotated=only_annotated)
     result = build_release(data, questions, releases_dir, config, remove_ids=remove_ids,
                            log=lambda m: click.echo(m, err=True))
     click.echo(f"{result['path']} {result['tag']}: {result['rows']['out']} dialogues, "

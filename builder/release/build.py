@@ -15,7 +15,7 @@ from typing import Callable
 import polars as pl
 
 from builder import io
-from builder.errors import ValidationError
+from builder.errors import ConfigError, ValidationError
 from builder.images import ImageStore
 from builder.questions.importer import load_questions
 from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
@@ -33,6 +33,7 @@ class ReleaseConfig:
     name: str = "mmrc"
     license: str = "odc-by"
     allow_missing_abilities: bool = False
+    only_annotated: bool = False  # release only dialogues with questions for all six abilities
     languages: tuple[str, ...] = ()  # ISO 639-1 codes to release ("und": unknown); empty: all
     sources: str | None = None  # the sources file (name, url, licence per source dataset)
     repo_id: str | None = None  # the Hub repository the card's loading example names (None: a local folder)
@@ -41,6 +42,8 @@ class ReleaseConfig:
     def __post_init__(self):
         select.check_language_codes(self.languages)
         loading.check_repo_id(self.repo_id)
+        if self.only_annotated and self.allow_missing_abilities:
+            raise ConfigError("--only-annotated and --allow-missing-abilities contradict each other; pass one")
 
 
 def read_removals(path: Path | None) -> list[str]:
@@ -115,6 +118,15 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     kept = _nest(pool, qdf, "dialogue_id")
     drops = {"dropped:takedown": originals.height - pool.height - len(off_language),
              "dropped:language_not_selected": len(off_language)}
+    if config.only_annotated:
+        kept, lacking = select.fully_annotated(kept)
+        drops["dropped:not_annotated"] = len(lacking)
+        if lacking:
+            log(f"release: {len(lacking)} dialogue(s) left out, not all six abilities annotated "
+                f"(e.g. {', '.join(lacking[:3])})")
+        if not kept.height:
+            raise ValidationError(f"none of the {len(lacking)} dialogue(s) has questions for all six abilities; "
+                                  "add questions or release without --only-annotated")
     missing = _missing_abilities(kept)
     if missing and not config.allow_missing_abilities:
         raise ValidationError(

@@ -211,3 +211,34 @@ def test_word_rule_on_mixed_text():
     frame = pl.DataFrame({"dialogue_id": ["d"], "turns": [[{"index": i, "role": "user", "text": t, "images": []}
                                                           for i, t in enumerate(texts)]]})
     assert turn_table(frame)["words"].to_list() == [9, 5, 10, 2, 0, 2]
+
+
+def test_only_annotated_releases_complete_dialogues_and_counts_the_rest(tmp_path):
+    from datasets import load_dataset
+
+    from qr_fixtures import data_folder
+
+    folder, rows = data_folder(tmp_path / "data", n=3)
+    q = write_jsonl(tmp_path / "q.jsonl", six_questions(rows[0]["source_id"]) + six_questions(rows[1]["source_id"])
+                    + six_questions(rows[2]["source_id"])[:4])  # conv-2 lacks MR and AR
+    both = release(tmp_path, folder, q, "--only-annotated", "--allow-missing-abilities")
+    assert both.exit_code == 2 and "contradict each other" in both.output
+    result = release(tmp_path, folder, q, "--only-annotated")
+    assert result.exit_code == 0, result.output
+    assert "1 dialogue(s) left out, not all six abilities annotated" in result.output
+    card, stats, path = card_of(tmp_path)
+    assert sorted(load_dataset(str(path), split="test")["source_id"]) == ["conv-0", "conv-1"]
+    assert stats["dialogues"] == 2 and stats["questions"] == 12
+    assert stats["funnel"][-1]["dropped"] == {"dropped:not_annotated": 1}
+    assert "| released | 2 | not_annotated 1 |" in card.text
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["rows"] == {"in": 3, "kept": 2, "dropped": 1, "out": 2, "reasons": {"dropped:not_annotated": 1}}
+
+
+def test_only_annotated_with_nothing_complete_is_one_line(tmp_path):
+    from qr_fixtures import data_folder
+
+    folder, rows = data_folder(tmp_path / "data", n=1)
+    q = write_jsonl(tmp_path / "q.jsonl", six_questions(rows[0]["source_id"])[:5])
+    result = release(tmp_path, folder, q, "--only-annotated")
+    assert result.exit_code == 6 and "none of the 1 dialogue(s) has questions for all six abilities" in result.output
