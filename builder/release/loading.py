@@ -27,14 +27,18 @@ def section(name: str, version: str, configs: list[str], repo_id: str | None) ->
     ordered = sorted(configs, key=lambda c: CONFIG_ORDER.index(c) if c in CONFIG_ORDER else len(CONFIG_ORDER))
     if repo_id:
         intro = f"From the Hub dataset repository `{repo_id}`, pinned to this version's tag:"
-        where = repo_id
-    else:
-        intro = ("This release is a **local folder**: it was built without a Hub repository id "
-                 "(`mmrc-build release --repo-id ORG/NAME`, or `mmrc-build publish`, writes one here). "
-                 "Load it from the folder's path (a git repository, so the tag pins the version):")
-        where = f"path/to/{folder_name(name, Version.parse(version))}"
-    loads = "\n".join(f'ds = load_dataset("{where}", "{c}", revision="v{version}", split="{SPLIT}")' for c in ordered)
-    return f"{START}\n{intro}\n\n```python\nfrom datasets import load_dataset\n{loads}\n```\n{END}"
+        loads = "\n".join(f'ds = load_dataset("{repo_id}", "{c}", revision="v{version}", split="{SPLIT}")'
+                          for c in ordered)
+        return f"{START}\n{intro}\n\n```python\nfrom datasets import load_dataset\n{loads}\n```\n{END}"
+    folder = f"path/to/{folder_name(name, Version.parse(version))}"
+    intro = ("This release is a **local folder**: it was built without a Hub repository id "
+             "(`mmrc-build release --repo-id ORG/NAME`, or `mmrc-build publish`, writes one here). "
+             "Load it from the folder's path:")
+    loads = "\n".join(f'ds = load_dataset("{folder}", "{c}", split="{SPLIT}")' for c in ordered)
+    tail = ("`load_dataset` reads a local folder's working tree and ignores `revision`; an older tag of "
+            f"this folder's git history loads with `builder.release.loader.load_release(\"{folder}\", "
+            'revision="vX.Y.Z")`.')
+    return f"{START}\n{intro}\n\n```python\nfrom datasets import load_dataset\n{loads}\n```\n\n{tail}\n{END}"
 
 
 def with_repo_id(card: str, name: str, version: str, configs: list[str], repo_id: str) -> str | None:

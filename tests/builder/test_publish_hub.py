@@ -78,7 +78,8 @@ def test_publish_pushes_files_and_tag_then_is_idempotent(releases, hub):
     card = remote["README.md"].decode()
     assert f'ds = load_dataset("{REPO}", "default", revision="v0.1.0", split="test")' in card
     assert "path/to" not in card and "ORG/" not in card and "local folder" not in card
-    assert 'load_dataset("path/to/mmrc-v0.1.0", "default", revision="v0.1.0"' in local["README.md"].decode()
+    assert 'load_dataset("path/to/mmrc-v0.1.0", "default", split="test")' in local["README.md"].decode()
+    assert "**local folder**" in local["README.md"].decode()
     assert outside_loading(card) == outside_loading(local["README.md"].decode())
     sums = dict(line.split("  ")[::-1] for line in remote["SHA256SUMS"].decode().splitlines())
     assert sums["README.md"] == hashlib.sha256(remote["README.md"]).hexdigest()
