@@ -91,6 +91,28 @@ def _field_types(features) -> dict[str, str]:
     return {name: repr(feature) for name, feature in features.items()}
 
 
+def _choose(originals: pl.DataFrame, removed: set[str], qdf: pl.DataFrame, config: ReleaseConfig,
+            log: Callable[[str], None]) -> tuple[pl.DataFrame, dict[str, int], int]:
+    """The released originals (questions nested), what each filter left out, and how many
+    recorded languages the text contradicted."""
+    pool, relabelled = select.detect_languages(
+        originals.filter(~pl.col("dialogue_id").is_in(sorted(removed))).sort("dialogue_id"))
+    pool, off_language = select.by_language(pool, config.languages)
+    kept = _nest(pool, qdf, "dialogue_id")
+    drops = {"dropped:takedown": originals.height - pool.height - len(off_language),
+             "dropped:language_not_selected": len(off_language)}
+    if config.only_annotated:
+        kept, lacking = select.fully_annotated(kept)
+        drops["dropped:not_annotated"] = len(lacking)
+        if lacking:
+            log(f"release: {len(lacking)} dialogue(s) left out, not all six abilities annotated "
+                f"(e.g. {', '.join(lacking[:3])})")
+        if not kept.height:
+            raise ValidationError(f"none of the {len(lacking)} dialogue(s) has questions for all six abilities; "
+                                  "add questions or release without --only-annotated")
+    return kept, {reason: n for reason, n in drops.items() if n}, relabelled
+
+
 def build_release(data: Path, questions: Path | None, releases: Path, config: ReleaseConfig,
                   remove_ids: Path | None = None, log: Callable[[str], None] = lambda m: None) -> dict:
     version = layout.Version.parse(config.version)
@@ -112,21 +134,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     qdf = qdf.filter(~pl.col("dialogue_id").is_in(sorted(removed)))
     scan = io.scan_dialogues(data)
     originals = scan.filter(pl.col("variant_of").is_null()).collect()
-    pool, relabelled = select.detect_languages(
-        originals.filter(~pl.col("dialogue_id").is_in(sorted(removed))).sort("dialogue_id"))
-    pool, off_language = select.by_language(pool, config.languages)
-    kept = _nest(pool, qdf, "dialogue_id")
-    drops = {"dropped:takedown": originals.height - pool.height - len(off_language),
-             "dropped:language_not_selected": len(off_language)}
-    if config.only_annotated:
-        kept, lacking = select.fully_annotated(kept)
-        drops["dropped:not_annotated"] = len(lacking)
-        if lacking:
-            log(f"release: {len(lacking)} dialogue(s) left out, not all six abilities annotated "
-                f"(e.g. {', '.join(lacking[:3])})")
-        if not kept.height:
-            raise ValidationError(f"none of the {len(lacking)} dialogue(s) has questions for all six abilities; "
-                                  "add questions or release without --only-annotated")
+    kept, drops, relabelled = _choose(originals, removed, qdf, config, log)
     missing = _missing_abilities(kept)
     if missing and not config.allow_missing_abilities:
         raise ValidationError(
@@ -166,7 +174,6 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     table = stats.table2(kept, qrows, variants.height)
     if table["needs_review"]:
         log(f"warning: {table['needs_review']} question(s) are marked needs_review (annotators disagree)")
-    drops = {reason: n for reason, n in drops.items() if n}
     steps = stats.funnel(data, originals.height, drops, kept.height, created)
     (partial / layout.FIGURES_DIR).mkdir()
     figures.turn_length_histogram(stats.turn_table(kept), partial / layout.FIGURES_DIR / "turn_lengths.png")
