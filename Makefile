@@ -13,6 +13,8 @@ MMRC := $(VENV)/bin/mmrc-build
 RAW ?= raw/sample
 WORK ?= work
 VERSION ?= 0.1.0
+# the licences of the sources (release --sources); with another RAW, point SOURCES at its own file
+SOURCES ?= $(if $(filter raw/sample,$(RAW)),raw/sample-sources.yaml)
 MODELS ?= $(HOME)/.cache/mmrc-build/models
 export MMRC_MODELS := $(abspath $(MODELS))
 export HF_HUB_OFFLINE := 1
@@ -69,8 +71,9 @@ $(WORK)/questions.parquet: $(RAW)/questions.jsonl $(WORK)/swapped/_SUCCESS
 	$(MMRC) questions import $(RAW)/questions.jsonl --data $(WORK)/swapped -o $@
 
 # A release version is never overwritten: bump it with `make demo VERSION=0.1.1`.
-release/mmrc-v$(VERSION)/manifest.json: $(WORK)/questions.parquet $(WORK)/swapped/_SUCCESS
-	$(MMRC) release --version $(VERSION) --data $(WORK)/swapped --questions $(WORK)/questions.parquet --releases-dir release
+release/mmrc-v$(VERSION)/manifest.json: $(WORK)/questions.parquet $(WORK)/swapped/_SUCCESS $(SOURCES)
+	$(MMRC) release --version $(VERSION) --data $(WORK)/swapped --questions $(WORK)/questions.parquet --releases-dir release \
+	  $(if $(SOURCES),--sources $(SOURCES))
 
 # The demo ends with an eval of the release by the smoke model: a tiny random-weight model built on
 # the spot, whose scores mean nothing (it proves the eval path end to end). No judge model is

@@ -25,6 +25,9 @@ def command(release, repo_id, private, dry_run, endpoint, rewrite_history):
 
     result = publish(release, PublishConfig(repo_id, private=private, dry_run=dry_run, endpoint=endpoint,
                                             rewrite_history=rewrite_history))
+    if result["card_rerendered"]:
+        click.echo(f"card: the loading example now names {repo_id} (README.md and SHA256SUMS differ from the "
+                   f"local tag only there)", err=True)
     if dry_run:
         for f in result["files"]:
             click.echo(f"would upload {f.path} ({f.size} bytes)")

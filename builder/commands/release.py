@@ -23,13 +23,29 @@ import click
               help="Release dialogues even if they lack some of the six abilities' questions.")
 @click.option("--license", "license_id", default="odc-by", show_default=True,
               help="Licence id for the dataset card (a Hub licence identifier).")
-def command(version, data, questions, releases_dir, name, remove_ids, allow_missing_abilities, license_id):
+@click.option("--languages", default="", metavar="CODES",
+              help="Release only dialogues in these languages (ISO 639-1, comma-separated, 'und' for unknown), "
+                   "as detected in their text; the others are counted in the card's funnel.")
+@click.option("--sources", "sources", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="YAML or JSON list of the source datasets: name (their folder under the raw folder), url, "
+                   "licence; every released source needs an entry with a licence.")
+@click.option("--repo-id", default=None, metavar="ORG/NAME",
+              help="Hub repository the card's loading example names (publish writes it in when omitted); "
+                   "without it the card says the release is a local folder.")
+@click.option("--only-annotated", is_flag=True,
+              help="Release only the dialogues that have questions for all six abilities; the others are "
+                   "counted in the card's funnel (not_annotated).")
+def command(version, data, questions, releases_dir, name, remove_ids, allow_missing_abilities, license_id,
+            languages, sources, repo_id, only_annotated):
     """Build RELEASES_DIR/NAME-vVERSION: Parquet shards with images, card, figures, stats,
     CHANGELOG.md, SHA256SUMS, committed in git and tagged vVERSION. Never overwrites a version."""
     from builder.release.build import ReleaseConfig, build_release
 
     config = ReleaseConfig(version=version, name=name, license=license_id,
-                           allow_missing_abilities=allow_missing_abilities)
+                           allow_missing_abilities=allow_missing_abilities,
+                           languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
+                           sources=str(sources) if sources else None, repo_id=repo_id,
+                           only_annotated=only_annotated)
     result = build_release(data, questions, releases_dir, config, remove_ids=remove_ids,
                            log=lambda m: click.echo(m, err=True))
     click.echo(f"{result['path']} {result['tag']}: {result['rows']['out']} dialogues, "

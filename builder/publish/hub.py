@@ -8,13 +8,16 @@ The token comes from ``HF_TOKEN`` and is never printed.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from builder.errors import ConfigError, InputError, OutputExistsError, ValidationError
 from builder.io import sha256_file
-from builder.release import gitrepo, layout
+from builder.release import gitrepo, layout, loading
 
 REPO_TYPE = "dataset"
 HUB_OWN_FILES = {".gitattributes"}  # the Hub adds it to every new repository
@@ -55,6 +58,49 @@ def release_files(folder: Path) -> tuple[str, list[LocalFile]]:
     return tag, files
 
 
+def git_oid(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def card_for_repo(folder: Path, files: list[LocalFile], repo_id: str) -> dict[str, bytes]:
+    """The card (and SHA256SUMS) with ``repo_id`` in the loading example, when the release was
+    built for a local folder or another repository; empty when the files already say ``repo_id``
+    (or the card predates the marked loading section)."""
+    manifest = layout.read_manifest(folder)
+    if manifest.get("repo_id") == repo_id:
+        return {}
+    card = (folder / layout.CARD).read_text()
+    configs = list(manifest.get("configs") or {"default": None})
+    text = loading.with_repo_id(card, manifest["name"], manifest["version"], configs, repo_id)
+    if text is None:
+        return {}
+    data = text.encode()
+    digest = hashlib.sha256(data).hexdigest()
+    sums = (folder / layout.SUMS).read_text().splitlines()
+    sums = [f"{digest}  {layout.CARD}" if line.endswith(f"  {layout.CARD}") else line for line in sums]
+    return {layout.CARD: data, layout.SUMS: ("\n".join(sums) + "\n").encode()}
+
+
+def _with_overrides(files: list[LocalFile], overrides: dict[str, bytes]) -> list[LocalFile]:
+    return [LocalFile(f.path, len(overrides[f.path]), git_oid(overrides[f.path]),
+                      hashlib.sha256(overrides[f.path]).hexdigest()) if f.path in overrides else f for f in files]
+
+
+def _staged(folder: Path, files: list[LocalFile], overrides: dict[str, bytes], where: Path) -> Path:
+    """A folder with the tagged files (hard links where possible) and the overridden ones."""
+    for f in files:
+        target = where / f.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if f.path in overrides:
+            target.write_bytes(overrides[f.path])
+            continue
+        try:
+            os.link(folder / f.path, target)
+        except OSError:
+            shutil.copyfile(folder / f.path, target)
+    return where
+
+
 def token() -> str:
     value = os.environ.get("HF_TOKEN", "").strip()
     if not value:
@@ -92,11 +138,22 @@ def publish(folder: Path, config: PublishConfig) -> dict:
 
     folder = Path(folder)
     tag, files = release_files(folder)
-    check_card((folder / layout.CARD).read_text(), [f.path for f in files])
+    overrides = card_for_repo(folder, files, config.repo_id)
+    files = _with_overrides(files, overrides)
+    card_text = overrides[layout.CARD].decode() if layout.CARD in overrides else (folder / layout.CARD).read_text()
+    check_card(card_text, [f.path for f in files])
     plan = {"repo_id": config.repo_id, "tag": tag, "private": config.private, "files": files,
-            "bytes": sum(f.size for f in files)}
+            "bytes": sum(f.size for f in files), "card_rerendered": bool(overrides)}
     if config.dry_run:
         return {**plan, "status": "dry-run"}
+    token()  # before staging: a missing token is the first thing to hear about
+    if overrides:
+        with tempfile.TemporaryDirectory(prefix=".publish-", dir=folder.parent) as tmp:
+            return _publish(_staged(folder, files, overrides, Path(tmp)), folder, files, tag, plan, config)
+    return _publish(folder, folder, files, tag, plan, config)
+
+
+def _publish(upload: Path, folder: Path, files: list[LocalFile], tag: str, plan: dict, config: PublishConfig) -> dict:
     secret = token()
     from huggingface_hub import HfApi
     from huggingface_hub.errors import HfHubHTTPError
@@ -127,7 +184,7 @@ def publish(folder: Path, config: PublishConfig) -> dict:
         if newer:
             raise OutputExistsError(f"{config.repo_id} already has newer version(s) {', '.join(newer)}; publishing "
                                     f"{tag} now would roll its main branch back: publish versions in order")
-        commit = api.upload_folder(folder_path=str(folder), repo_id=config.repo_id, repo_type=REPO_TYPE,
+        commit = api.upload_folder(folder_path=str(upload), repo_id=config.repo_id, repo_type=REPO_TYPE,
                                    allow_patterns=[f.path for f in files], delete_patterns=["*"],
                                    commit_message=f"Release {tag}")
         revision = commit.oid

@@ -15,14 +15,16 @@ from typing import Callable
 import polars as pl
 
 from builder import io
-from builder.errors import ValidationError
+from builder.errors import ConfigError, ValidationError
 from builder.images import ImageStore
 from builder.locks import FolderLock
 from builder.questions.importer import load_questions
 from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
 from builder.questions.validate import DialogueIndex
 from builder.records import ABILITIES, QUESTION, conform, hf_features
-from builder.release import card, changelog, figures, gitrepo, layout, provenance, stats
+from builder.release import (card, changelog, figures, gitrepo, layout, loading, provenance, select, sources,
+                             stats)
+from builder.release.variants import repoint_questions
 from builder.release.shards import ShardConfig, batches, question_features, write_shards
 
 
@@ -32,7 +34,17 @@ class ReleaseConfig:
     name: str = "mmrc"
     license: str = "odc-by"
     allow_missing_abilities: bool = False
+    only_annotated: bool = False  # release only dialogues with questions for all six abilities
+    languages: tuple[str, ...] = ()  # ISO 639-1 codes to release ("und": unknown); empty: all
+    sources: str | None = None  # the sources file (name, url, licence per source dataset)
+    repo_id: str | None = None  # the Hub repository the card's loading example names (None: a local folder)
     shards: ShardConfig = field(default_factory=ShardConfig)
+
+    def __post_init__(self):
+        select.check_language_codes(self.languages)
+        loading.check_repo_id(self.repo_id)
+        if self.only_annotated and self.allow_missing_abilities:
+            raise ConfigError("--only-annotated and --allow-missing-abilities contradict each other; pass one")
 
 
 def read_removals(path: Path | None) -> list[str]:
@@ -80,6 +92,28 @@ def _field_types(features) -> dict[str, str]:
     return {name: repr(feature) for name, feature in features.items()}
 
 
+def _choose(originals: pl.DataFrame, removed: set[str], qdf: pl.DataFrame, config: ReleaseConfig,
+            log: Callable[[str], None]) -> tuple[pl.DataFrame, dict[str, int], int]:
+    """The released originals (questions nested), what each filter left out, and how many
+    recorded languages the text contradicted."""
+    pool, relabelled = select.detect_languages(
+        originals.filter(~pl.col("dialogue_id").is_in(sorted(removed))).sort("dialogue_id"))
+    pool, off_language = select.by_language(pool, config.languages)
+    kept = _nest(pool, qdf, "dialogue_id")
+    drops = {"dropped:takedown": originals.height - pool.height - len(off_language),
+             "dropped:language_not_selected": len(off_language)}
+    if config.only_annotated:
+        kept, lacking = select.fully_annotated(kept)
+        drops["dropped:not_annotated"] = len(lacking)
+        if lacking:
+            log(f"release: {len(lacking)} dialogue(s) left out, not all six abilities annotated "
+                f"(e.g. {', '.join(lacking[:3])})")
+        if not kept.height:
+            raise ValidationError(f"none of the {len(lacking)} dialogue(s) has questions for all six abilities; "
+                                  "add questions or release without --only-annotated")
+    return kept, {reason: n for reason, n in drops.items() if n}, relabelled
+
+
 def build_release(data: Path, questions: Path | None, releases: Path, config: ReleaseConfig,
                   remove_ids: Path | None = None, log: Callable[[str], None] = lambda m: None) -> dict:
     version = layout.Version.parse(config.version)
@@ -97,6 +131,7 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
            remove_ids: Path | None, log: Callable[[str], None]) -> dict:
     target, previous = layout.plan(releases, config.name, version)
     data_manifest = io.require_finished(data, "data")
+    listed = sources.read_sources(Path(config.sources)) if config.sources else None
     index = DialogueIndex.from_folder(data)
     prev_manifest = layout.read_manifest(previous) if previous else {}
     requests = sorted(set(prev_manifest.get("removal_requests", [])) | set(read_removals(remove_ids)))
@@ -112,17 +147,25 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
     qdf = qdf.filter(~pl.col("dialogue_id").is_in(sorted(removed)))
     scan = io.scan_dialogues(data)
     originals = scan.filter(pl.col("variant_of").is_null()).collect()
-    kept = _nest(originals.filter(~pl.col("dialogue_id").is_in(sorted(removed))).sort("dialogue_id"), qdf,
-                 "dialogue_id")
+    kept, drops, relabelled = _choose(originals, removed, qdf, config, log)
     missing = _missing_abilities(kept)
     if missing and not config.allow_missing_abilities:
         raise ValidationError(
             f"{len(missing)} dialogue(s) lack some of the six abilities (e.g. {'; '.join(missing[:3])}); "
             "add their questions or pass --allow-missing-abilities")
-    variants = _nest(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode())).collect()
-                     .sort("dialogue_id"), qdf, "variant_of")
+    variants = repoint_questions(_nest(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode()))
+                                       .collect().sort("dialogue_id"), qdf, "variant_of"), kept)
+    variants = variants.drop("language").join(kept.select(pl.col("dialogue_id").alias("variant_of"), "language"),
+                                              on="variant_of", how="left", maintain_order="left").select(variants.columns)
     qrows = qdf.join(kept.select("dialogue_id", "topic", "topic_group"), on="dialogue_id", how="inner",
                      maintain_order="left").select("dialogue_id", "topic", "topic_group", *QUESTION_FIELDS)
+    chain = provenance.manifests(data)
+    released_from = dict(kept.group_by(pl.col("source").map_elements(sources.dataset_of, return_dtype=pl.String))
+                         .len().iter_rows())
+    source_rows = sources.source_table(released_from, provenance.ingest_files(chain), listed, config.sources)
+    toxicity = provenance.toxicity_backend(chain)
+    cleaned = any(m.get("stage") == "clean" for m in chain)
+    created = scan.filter(pl.col("variant_of").is_not_null()).select(pl.len()).collect().item()
 
     if previous:
         old_ids = changelog.released_ids(previous, "default", "dialogue_id")
@@ -153,12 +196,13 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
     table = stats.table2(kept, qrows, variants.height)
     if table["needs_review"]:
         log(f"warning: {table['needs_review']} question(s) are marked needs_review (annotators disagree)")
-    steps = stats.funnel(data, originals.height, originals.height - kept.height, kept.height)
+    steps = stats.funnel(data, originals.height, drops, kept.height, created)
     (partial / layout.FIGURES_DIR).mkdir()
     figures.turn_length_histogram(stats.turn_table(kept), partial / layout.FIGURES_DIR / "turn_lengths.png")
     figures.topic_donut(table["topics"], partial / layout.FIGURES_DIR / "topics.png")
     schema = {cfg: _field_types(f) for cfg, f in features.items()}
-    stats_doc = {"version": str(version), **table, "funnel": steps, "schema": schema}
+    stats_doc = {"version": str(version), **table, "funnel": steps, "schema": schema, "sources": source_rows,
+                 "toxicity_backend": toxicity}
     io.write_text_atomic(partial / layout.STATS, json.dumps(stats_doc, indent=2, sort_keys=True) + "\n")
 
     prev_version = prev_manifest.get("version")
@@ -169,10 +213,12 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
                   "this one; earlier versions were withdrawn\n")
     changelog.write(partial, entry, previous)
 
-    languages = sorted(table["languages"])
+    languages = sorted(code for code in table["languages"] if code != select.UNDETERMINED)
     header = card.card_data(config.name, str(version), config.license, languages, configs).to_yaml()
     text = card.render(config.name, str(version), header, table, steps, provenance.stage_chain(data),
-                       list(configs), config.license, prev_version)
+                       list(configs), config.license, prev_version,
+                       card.Facts(sources=source_rows, sources_file=listed is not None, toxicity=toxicity,
+                                  cleaned=cleaned), repo_id=config.repo_id)
     files = [f for fs in shard_files.values() for f in fs]
     card.check_card(text, files)
     (partial / layout.CARD).write_text(text)
@@ -180,12 +226,16 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
     epoch = gitrepo.commit_epoch(version)
     manifest = {
         "stage": "release", "name": config.name, "version": str(version), "tag": version.tag,
-        "previous": prev_version, "config": asdict(config),
+        "previous": prev_version, "config": asdict(config), "repo_id": config.repo_id,
         "inputs": {"data": {"stage": data_manifest.get("stage"), "content_hash": data_manifest.get("output_hash")},
-                   "questions": q_info},
+                   "questions": q_info,
+                   "sources": ({"file": Path(config.sources).name, "sha256": io.sha256_file(Path(config.sources))}
+                               if config.sources else None)},
         "removal_requests": requests, "removed_ids": sorted(removed & set(originals["dialogue_id"])),
         "rows": {"in": originals.height, "kept": kept.height, "dropped": originals.height - kept.height,
-                 "out": kept.height, "reasons": {"dropped:takedown": originals.height - kept.height}},
+                 "out": kept.height, "reasons": drops},
+        "languages": {"selected": list(config.languages), "detected_differs_from_recorded": relabelled},
+        "sources": source_rows, "toxicity_backend": toxicity,
         "configs": {cfg: {"rows": n, "shards": shard_files[cfg]} for cfg, (_, n, _) in configs.items()},
         "missing_abilities": len(missing), "commit_epoch": epoch, "history": history,
     }

@@ -9,9 +9,11 @@ way the Hub and ``datasets`` do and fails on anything they would reject.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 
 from builder.errors import ValidationError
 from builder.records import ABILITIES, QUESTION_FORMATS
+from builder.release import loading
 from builder.release.layout import SPLIT, shard_glob
 
 TASK_CATEGORIES = ("visual-question-answering", "question-answering", "image-text-to-text")
@@ -28,6 +30,16 @@ CITATION = """@article{xue2025mmrc,
 }"""
 
 
+@dataclass(frozen=True)
+class Facts:
+    """What the card says about where the data came from and how it was filtered."""
+
+    sources: list[dict] = field(default_factory=list)  # sources.source_table rows
+    sources_file: bool = False  # were licences given (--sources)?
+    toxicity: dict | None = None  # provenance.toxicity_backend
+    cleaned: bool = False  # is a clean stage in the lineage?
+
+
 def size_category(n: int) -> str:
     return next((label for limit, label in SIZE_CATEGORIES if n < limit), "n>10M")
 
@@ -41,6 +53,7 @@ def card_data(name: str, version: str, license_id: str, languages: list[str], co
 
     data = DatasetCardData(
         license=license_id, language=languages or None, pretty_name=f"{name} {version}",
+        multilinguality=("multilingual" if len(languages) > 1 else "monolingual") if languages else None,
         task_categories=list(TASK_CATEGORIES[:2]), size_categories=[size_category(configs["default"][1])],
         tags=["multimodal", "dialogue", "memory", "benchmark", "mmrc"],
     )
@@ -104,6 +117,58 @@ def _funnel(steps: list[dict]) -> str:
     return _table(["step", "dialogues", "removed (reason n)"], rows)
 
 
+def _languages(counts: dict[str, int]) -> str:
+    """Most frequent first; ``und``: too short or mixed to tell."""
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{code} {n}" for code, n in ranked) or "—"
+
+
+def _variants_note(swap_step: dict | None, stats: dict) -> str:
+    if swap_step is None:
+        return ""
+    return (f" The swap stage added {swap_step['variants_added']} modality-swap variant(s) beside them; "
+            f"{stats['modality_swap_variants']} (those whose original is released) are in the `modality_swap` config.")
+
+
+def _sources(facts: Facts) -> str:
+    rows = [[r["name"], r["dialogues"], ", ".join(r["formats"]) or "—",
+             "—" if r["records"] is None else f"{r['records']} in {r['files']} file(s)",
+             f"`{r['licence']}`" if r["licence"] else "**not stated**", r["url"] or "—"] for r in facts.sources]
+    table = _table(["source dataset", "dialogues released", "format", "records ingested", "licence", "url"], rows)
+    if facts.sources_file:
+        return table
+    return (table + "\n\n**The licences of the source datasets were not stated** when this release was built "
+            "(`mmrc-build release --sources FILE`); check each source's terms before using the data.")
+
+
+def _toxicity_notice(facts: Facts) -> str:
+    tox = facts.toxicity
+    if tox is None:
+        return "> **No toxicity filter is recorded in this data's lineage**: toxic conversations may be present.\n\n"
+    if tox["lexicon"]:
+        return (f"> **Toxicity was screened with a word list (the `lexicon` backend, {tox['version']}), not a "
+                "trained classifier.** It drops dialogues that contain listed words and misses toxicity "
+                "phrased without them; review the data before showing it to people.\n\n")
+    return ""
+
+
+def _ethics(facts: Facts) -> str:
+    tox = facts.toxicity
+    if not facts.cleaned:
+        done = ("No `clean` stage was found in this data's lineage, so PII redaction, EXIF stripping and "
+                "toxicity filtering cannot be confirmed for this release.")
+    else:
+        how = "no toxicity filter ran"
+        if tox:
+            how = f"toxic dialogues were dropped by `{tox['name']}` {tox['version'] or ''}".rstrip()
+            how += " (a word list: see the note at the top)" if tox["lexicon"] else ""
+        done = f"PII in the text was detected and replaced before release, image metadata (EXIF) was stripped, {how}."
+    return (f"{done} User ids are salted hashes (the salt is never released). If a conversation of yours is in "
+            "this dataset and you want it removed, open an issue with its `dialogue_id` or original conversation "
+            "id: it is removed in the next version (`--remove-ids`), and stays removed in every later one. Older "
+            "tags still contain it; they can be withdrawn on request.")
+
+
 def _pipeline(stages: list[dict]) -> str:
     if not stages:
         return "No stage manifests were found beside the data folder."
@@ -116,8 +181,13 @@ def _pipeline(stages: list[dict]) -> str:
 
 
 def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[dict], stages: list[dict],
-           configs: list[str], license_id: str, previous: str | None) -> str:
+           configs: list[str], license_id: str, previous: str | None, facts: Facts | None = None,
+           repo_id: str | None = None) -> str:
     """The whole README.md."""
+    facts = facts or Facts()
+    images = stats["images_per_dialogue"]
+    spread = ", ".join(f"{k}: {v}" for k, v in sorted(images["histogram"].items(), key=lambda kv: int(kv[0])))
+    swap_step = next((s for s in steps if "variants_added" in s), None)
     abilities = stats["questions_per_ability_format"]
     q_rows = [[f"{a} ({ABILITIES[a]})", *[abilities[a][f] for f in QUESTION_FORMATS], stats["questions_per_ability"][a]]
               for a in ABILITIES]
@@ -126,13 +196,14 @@ def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[d
         ["dialogues", stats["dialogues"]], ["questions", stats["questions"]],
         ["avg. turns per dialogue", stats["avg_turns_per_dialogue"]],
         ["avg. images per dialogue", stats["avg_images_per_dialogue"]],
+        ["images per dialogue: min / median / max", f"{images['min']} / {images['median']:g} / {images['max']}"],
+        ["dialogues by number of images", spread or "—"],
         ["images (unique)", f"{stats['images']} ({stats['unique_images']})"],
-        ["avg. words per user / assistant turn",
+        ["avg. words per user / assistant turn (a CJK character counts as a word)",
          f"{stats['avg_words_per_turn']['user']} / {stats['avg_words_per_turn']['assistant']}"],
-        ["modality-swap variants", stats["modality_swap_variants"]],
+        ["modality-swap variants (in `modality_swap`)", stats["modality_swap_variants"]],
+        ["languages (detected in the text)", _languages(stats["languages"])],
     ])
-    loads = "\n".join(f'ds = load_dataset("ORG/{name}", "{c}", revision="v{version}", split="{SPLIT}")'
-                      for c in configs)
     return f"""---
 {header_yaml.strip()}
 ---
@@ -144,12 +215,9 @@ dialogue keeps its images and comes with questions that probe six abilities of a
 remember a long conversation — {", ".join(f"{k} ({v})" for k, v in ABILITIES.items())}.
 Built with `mmrc-build`{f"; previous version: v{previous} (see CHANGELOG.md)" if previous else ""}.
 
-## Loading
+{_toxicity_notice(facts)}## Loading
 
-```python
-from datasets import load_dataset
-{loads}
-```
+{loading.section(name, version, configs, repo_id)}
 
 Configs: `default` — one row per dialogue, turns with embedded images (`datasets.Image`), questions
 nested; `questions` — one row per question; `modality_swap` (when present) — text-to-image swap
@@ -159,6 +227,12 @@ A local copy is a git repository: every version is an annotated tag `vX.Y.Z`.
 ## From raw logs to this release
 
 {_funnel(steps)}
+
+The steps count original dialogues.{_variants_note(swap_step, stats)}
+
+## Source datasets
+
+{_sources(facts)}
 
 ## Statistics
 
@@ -185,11 +259,7 @@ Use for research and evaluation; do not use it to identify or contact people.
 
 ## Ethics and takedown
 
-PII in the text was detected and replaced before release, image metadata (EXIF) was stripped, toxic
-dialogues were dropped, and user ids are salted hashes (the salt is never released). If a
-conversation of yours is in this dataset and you want it removed, open an issue with its
-`dialogue_id` or original conversation id: it is removed in the next version (`--remove-ids`), and
-stays removed in every later one. Older tags still contain it; they can be withdrawn on request.
+{_ethics(facts)}
 
 ## Citation
 

@@ -22,7 +22,8 @@ def _pyplot():
 
 
 def turn_length_histogram(turns: pl.DataFrame, path: Path) -> Path:
-    """Words per turn, user and assistant overlaid (log-spaced bins: turn lengths are long-tailed)."""
+    """Words per turn (stats.WORD_RULE), user and assistant overlaid (log-spaced bins: turn lengths
+    are long-tailed)."""
     import numpy as np
 
     plt = _pyplot()
@@ -34,7 +35,7 @@ def turn_length_histogram(turns: pl.DataFrame, path: Path) -> Path:
         if words.size:
             ax.hist(np.maximum(words, 1), bins=bins, alpha=0.6, label=role, color=colour)
     ax.set_xscale("log")
-    ax.set_xlabel("words per turn")
+    ax.set_xlabel("words per turn (a CJK character counts as a word)")
     ax.set_ylabel("turns")
     ax.set_title("Turn length")
     ax.legend()

@@ -28,16 +28,40 @@ def _models(models) -> list[dict]:
     return [{"name": m.get("name"), "version": m.get("version")} for m in models or [] if isinstance(m, dict)]
 
 
-def stage_chain(data: Path, limit: int = 16) -> list[dict]:
-    """``[{stage, config, models}]`` from the first stage to ``data``'s."""
+def manifests(data: Path, limit: int = 16) -> list[dict]:
+    """The raw stage manifests, from the first stage to ``data``'s (as far as the folders exist)."""
     chain, folder, seen = [], Path(data), set()
     while folder is not None and len(chain) < limit and (folder / "manifest.json").exists():
         if folder.resolve() in seen:
             break
         seen.add(folder.resolve())
         manifest = json.loads((folder / "manifest.json").read_text())
-        chain.append({"stage": manifest.get("stage"), "config": _public(manifest.get("config") or {}),
-                      "models": _models(manifest.get("models"))})
+        chain.append(manifest)
         source = (manifest.get("input") or {}).get("path")
         folder = Path(source) if source else None
     return chain[::-1]
+
+
+def stage_chain(data: Path, limit: int = 16) -> list[dict]:
+    """``[{stage, config, models}]`` from the first stage to ``data``'s."""
+    return [{"stage": m.get("stage"), "config": _public(m.get("config") or {}), "models": _models(m.get("models"))}
+            for m in manifests(data, limit)]
+
+
+def toxicity_backend(chain: list[dict]) -> dict | None:
+    """The toxicity scorer the clean stage decided with: ``{name, version, lexicon}``; None when the
+    lineage has no clean stage or clean ran without toxicity."""
+    clean = next((m for m in reversed(chain) if m.get("stage") == "clean"), None)
+    if clean is None or not (clean.get("config") or {}).get("toxicity", True):
+        return None
+    name = (clean.get("decided_by") or {}).get("toxicity")
+    model = next((m for m in clean.get("models") or [] if isinstance(m, dict) and m.get("name") == name), {})
+    if name is None:
+        return None
+    return {"name": name, "version": model.get("version"), "lexicon": name == "lexicon"}
+
+
+def ingest_files(chain: list[dict]) -> list[dict]:
+    """What ingest read: ``[{file, format, records, quarantined}]`` (paths relative to its raw folder)."""
+    ingest = next((m for m in chain if m.get("stage") == "ingest"), None)
+    return [f for f in (ingest or {}).get("files") or [] if isinstance(f, dict) and f.get("file")]

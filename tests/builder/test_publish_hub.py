@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from click.testing import CliRunner
 
@@ -44,12 +46,17 @@ def local_files(path):
             if p.is_file() and ".git" not in p.relative_to(path).parts}
 
 
+def outside_loading(card: str) -> str:
+    return card.split("<!-- loading -->")[0] + card.split("<!-- /loading -->")[1]
+
+
 def test_dry_run_lists_files_and_contacts_nobody(releases, hub, monkeypatch):
     monkeypatch.delenv("HF_TOKEN")
     result = publish(releases / "mmrc-v0.1.0", "--dry-run", "--private")
     assert result.exit_code == 0, result.output
     assert "would upload data/default/test-00000-of-00001.parquet" in result.output
     assert "would tag v0.1.0 on mmrc-org/mmrc (private): 9 files" in result.output
+    assert "card: the loading example now names mmrc-org/mmrc" in result.output
     assert hub.requests == []
 
 
@@ -64,7 +71,19 @@ def test_publish_pushes_files_and_tag_then_is_idempotent(releases, hub):
     assert repo.private is True and set(repo.tags) == {"v0.1.0"}
     assert hub.validated == [True]  # the card went through the Hub's YAML check
     remote = hub.files(REPO, "v0.1.0")
-    assert {p: b for p, b in remote.items() if p != ".gitattributes"} == local_files(v1)
+    local = local_files(v1)
+    rerendered = ("README.md", "SHA256SUMS")  # built for a local folder: publish names the repository
+    assert {p: b for p, b in remote.items() if p not in (".gitattributes", *rerendered)} == \
+        {p: b for p, b in local.items() if p not in rerendered}
+    card = remote["README.md"].decode()
+    assert f'ds = load_dataset("{REPO}", "default", revision="v0.1.0", split="test")' in card
+    assert "path/to" not in card and "ORG/" not in card and "local folder" not in card
+    assert 'load_dataset("path/to/mmrc-v0.1.0", "default", split="test")' in local["README.md"].decode()
+    assert "**local folder**" in local["README.md"].decode()
+    assert outside_loading(card) == outside_loading(local["README.md"].decode())
+    sums = dict(line.split("  ")[::-1] for line in remote["SHA256SUMS"].decode().splitlines())
+    assert sums["README.md"] == hashlib.sha256(remote["README.md"]).hexdigest()
+    assert sums["manifest.json"] == hashlib.sha256(local["manifest.json"]).hexdigest()
     commits = len(repo.commits)
 
     again = publish(v1)
@@ -76,7 +95,8 @@ def test_publish_pushes_files_and_tag_then_is_idempotent(releases, hub):
     v2 = releases / "mmrc-v0.2.0"
     assert publish(v2).exit_code == 0
     assert set(repo.tags) == {"v0.1.0", "v0.2.0"}
-    assert {p: b for p, b in hub.files(REPO, "main").items() if p != ".gitattributes"} == local_files(v2)
+    assert {p: b for p, b in hub.files(REPO, "main").items() if p not in (".gitattributes", "README.md", "SHA256SUMS")} \
+        == {p: b for p, b in local_files(v2).items() if p not in ("README.md", "SHA256SUMS")}
     assert hub.files(REPO, "v0.1.0") == remote
 
 
@@ -158,3 +178,20 @@ def test_a_takedown_release_needs_and_does_a_history_rewrite_on_the_hub(tmp_path
 
                 ids = pl.read_parquet(io.BytesIO(data)).get_column("dialogue_id", default=None)
                 assert ids is None or taken not in ids.to_list(), path
+
+
+def test_release_built_for_the_repo_is_published_byte_for_byte(tmp_path, hub):
+    folder, rows = data_folder(tmp_path / "data", n=2)
+    q = questions_file(tmp_path / "q.jsonl", rows)
+    args = ["release", "--version", "0.1.0", "--data", str(folder), "--questions", str(q),
+            "--releases-dir", str(tmp_path / "rel")]
+    bad = CliRunner().invoke(main, [*args, "--repo-id", "not a repo"])
+    assert bad.exit_code == 2 and "--repo-id 'not a repo' is not a Hub repository id" in bad.output
+    built = CliRunner().invoke(main, [*args, "--repo-id", REPO])
+    assert built.exit_code == 0, built.output
+    path = tmp_path / "rel" / "mmrc-v0.1.0"
+    assert f'load_dataset("{REPO}", "questions", revision="v0.1.0", split="test")' in (path / "README.md").read_text()
+    result = publish(path)
+    assert result.exit_code == 0, result.output
+    assert "card:" not in result.output
+    assert {p: b for p, b in hub.files(REPO, "v0.1.0").items() if p != ".gitattributes"} == local_files(path)

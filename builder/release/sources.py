@@ -1,0 +1,99 @@
+"""The source datasets of a release and their licences.
+
+A dialogue's source dataset is the first folder of its ``source`` path under ingest's raw
+folder (``wildchat/part-00.jsonl`` -> ``wildchat``); a log file straight in the raw folder is
+its own dataset, named without its suffixes (``oasst_en_100_tree.jsonl`` -> ``oasst_en_100_tree``).
+Ingest's manifest adds what was read (files, formats, records). The licences come from a
+sources file the user fills in (YAML or JSON)::
+
+    - name: wildchat
+      url: https://huggingface.co/datasets/allenai/WildChat-1M
+      licence: odc-by
+
+With a sources file, every released dataset needs an entry with a licence; a missing one is
+an error that names it, never a card that guesses.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+
+from builder.errors import InputError, ValidationError
+
+LOG_SUFFIXES = (".gz", ".jsonl", ".ndjson", ".json")
+
+
+def dataset_of(source: str | None) -> str:
+    if not source:
+        return "unknown"
+    path = PurePosixPath(source.replace("\\", "/"))
+    if len(path.parts) > 1:
+        return path.parts[0]
+    name = path.name
+    for suffix in LOG_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return name or path.name
+
+
+def read_sources(path: Path) -> dict[str, dict]:
+    """name -> ``{name, url, licence}`` from a YAML or JSON list (or ``{sources: [...]}``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"sources file {path} does not exist; write a YAML list of `name`, `url`, `licence` "
+                         "entries, one per source dataset")
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        doc = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "lineno", None)
+        where = f" (line {mark.line + 1 if hasattr(mark, 'line') else mark})" if mark is not None else ""
+        raise InputError(f"sources file {path} is not valid UTF-8 YAML or JSON{where}; fix it and rerun") from None
+    entries = doc.get("sources") if isinstance(doc, dict) else doc
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise InputError(f"sources file {path} must be a list of entries with `name`, `url`, `licence` "
+                         "(or a mapping with a `sources:` list)")
+    out, no_licence = {}, []
+    for number, entry in enumerate(entries, start=1):
+        name = str(entry.get("name") or "").strip()
+        if not name:
+            raise ValidationError(f"sources file {path}: entry {number} has no name; name the dataset as its "
+                                  "folder under the raw folder (e.g. wildchat)")
+        if name in out:
+            raise ValidationError(f"sources file {path}: {name!r} is listed twice; keep one entry")
+        licence = str(entry.get("licence") or entry.get("license") or "").strip()
+        if not licence:
+            no_licence.append(name)
+        out[name] = {"name": name, "url": str(entry.get("url") or "").strip() or None, "licence": licence}
+    if no_licence:
+        raise ValidationError(f"sources file {path}: no licence for {', '.join(repr(n) for n in no_licence)}; "
+                              "add `licence: <id>` (e.g. cc-by-4.0, odc-by, or the terms' URL) to each entry")
+    return out
+
+
+def source_table(released: dict[str, int], ingested: list[dict], listed: dict[str, dict] | None,
+                 sources_file: str | None = None) -> list[dict]:
+    """One row per released source dataset: dialogues, files/formats/records ingest read, licence, url."""
+    read: dict[str, dict] = {}
+    for f in ingested:
+        entry = read.setdefault(dataset_of(f["file"]), {"files": 0, "records": 0, "formats": set()})
+        entry["files"] += 1
+        entry["records"] += int(f.get("records") or 0)
+        if f.get("format") and f["format"] != "unknown":
+            entry["formats"].add(f["format"])
+    if listed is not None:
+        unlisted = sorted(name for name in released if name not in listed)
+        if unlisted:
+            raise ValidationError(
+                f"sources file {sources_file}: no entry for {', '.join(f'{n!r} ({released[n]} dialogues)' for n in unlisted)}; "
+                "add `name`, `url` and `licence` for each released source dataset")
+    rows = []
+    for name, n in sorted(released.items()):
+        info, meta = read.get(name), (listed or {}).get(name, {})
+        rows.append({"name": name, "dialogues": n,
+                     "files": info["files"] if info else None, "records": info["records"] if info else None,
+                     "formats": sorted(info["formats"]) if info else [],
+                     "licence": meta.get("licence"), "url": meta.get("url")})
+    return rows
