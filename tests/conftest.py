@@ -111,7 +111,6 @@ def eval_release(tmp_path_factory):
     """A small release (4 originals, 2 modality-swap variants, six questions each)."""
     import sys
 
-    sys.path.insert(0, str(Path(__file__).parent / "eval"))
     from eval_fixtures import build_release
 
     return build_release(tmp_path_factory.mktemp("eval-release"), n=4)

@@ -92,7 +92,6 @@ def test_unreachable_hub_is_one_line(tmp_path, monkeypatch):
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "eval"))
     from eval_fixtures import build_release
 
     release = build_release(tmp_path, n=1)

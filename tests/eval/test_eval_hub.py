@@ -13,8 +13,7 @@ from click.testing import CliRunner
 from builder.cli import main
 from conftest import model_dir
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "builder"))
-from fake_hub import ENDPOINT, FakeHub  # noqa: E402
+from fake_hub import ENDPOINT, FakeHub
 
 TOKEN = "hf_fake_secret_token_eval"
 REPO = "mmrc-org/mmrc-eval"
