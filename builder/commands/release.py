@@ -32,11 +32,12 @@ import click
 @click.option("--repo-id", default=None, metavar="ORG/NAME",
               help="Hub repository the card's loading example names (publish writes it in when omitted); "
                    "without it the card says the release is a local folder.")
+@click.option("--quiet", is_flag=True, help="No progress lines (errors and the summary only).")
 @click.option("--only-annotated", is_flag=True,
               help="Release only the dialogues that have questions for all six abilities; the others are "
                    "counted in the card's funnel (not_annotated).")
 def command(version, data, questions, releases_dir, name, remove_ids, allow_missing_abilities, license_id,
-            languages, sources, repo_id, only_annotated):
+            languages, sources, repo_id, only_annotated, quiet):
     """Build RELEASES_DIR/NAME-vVERSION: Parquet shards with images, card, figures, stats,
     CHANGELOG.md, SHA256SUMS, committed in git and tagged vVERSION. Never overwrites a version."""
     from builder.release.build import ReleaseConfig, build_release
@@ -47,6 +48,6 @@ def command(version, data, questions, releases_dir, name, remove_ids, allow_miss
                            sources=str(sources) if sources else None, repo_id=repo_id,
                            only_annotated=only_annotated)
     result = build_release(data, questions, releases_dir, config, remove_ids=remove_ids,
-                           log=lambda m: click.echo(m, err=True))
+                           log=lambda m: click.echo(m, err=True), quiet=quiet)
     click.echo(f"{result['path']} {result['tag']}: {result['rows']['out']} dialogues, "
                f"{result['configs']['questions']['rows']} questions")

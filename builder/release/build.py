@@ -18,6 +18,7 @@ from builder import io
 from builder.errors import ConfigError, ValidationError
 from builder.images import ImageStore
 from builder.locks import FolderLock
+from builder.progress import Progress
 from builder.questions.importer import load_questions
 from builder.questions.schema import QUESTION_FIELDS, QUESTIONS_SCHEMA
 from builder.questions.validate import DialogueIndex
@@ -115,7 +116,8 @@ def _choose(originals: pl.DataFrame, removed: set[str], qdf: pl.DataFrame, confi
 
 
 def build_release(data: Path, questions: Path | None, releases: Path, config: ReleaseConfig,
-                  remove_ids: Path | None = None, log: Callable[[str], None] = lambda m: None) -> dict:
+                  remove_ids: Path | None = None, log: Callable[[str], None] = lambda m: None,
+                  quiet: bool = True) -> dict:
     version = layout.Version.parse(config.version)
     layout.check_name(config.name)
     # Absolute paths from here on: git runs inside the releases folder (a relative target would
@@ -124,11 +126,11 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     questions = Path(questions).absolute() if questions is not None else None
     Path(releases).mkdir(parents=True, exist_ok=True)
     with FolderLock(releases / f"{config.name}-releases"):  # one release build per name at a time
-        return _build(data, questions, releases, config, version, remove_ids, log)
+        return _build(data, questions, releases, config, version, remove_ids, log, quiet)
 
 
 def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseConfig, version,
-           remove_ids: Path | None, log: Callable[[str], None]) -> dict:
+           remove_ids: Path | None, log: Callable[[str], None], quiet: bool = True) -> dict:
     target, previous = layout.plan(releases, config.name, version)
     data_manifest = io.require_finished(data, "data")
     listed = sources.read_sources(Path(config.sources)) if config.sources else None
@@ -187,7 +189,8 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
     frames = {"default": kept, "questions": qrows, "modality_swap": variants}
     configs, shard_files = {}, {}
     for cfg, feats in features.items():
-        rows = batches(frames[cfg], store if cfg != "questions" else None, shard_cfg)
+        rows = _counted(batches(frames[cfg], store if cfg != "questions" else None, shard_cfg),
+                        Progress(f"release {cfg}", frames[cfg].height, "rows", quiet=quiet))
         paths = write_shards(rows, feats, partial, cfg, shard_cfg)
         shard_files[cfg] = [p.relative_to(partial).as_posix() for p in paths]
         configs[cfg] = (feats, frames[cfg].height, sum(p.stat().st_size for p in paths))
@@ -263,6 +266,14 @@ def _history(previous: Path | None, prev_manifest: dict, newly_removed: set, rel
         "--rewrite-history so the Hub drops the earlier tags)")
     return {"mode": "fresh", "reason": f"takedown of {len(newly_removed)} dialogue(s) released in "
             f"{prev_manifest.get('version')} or before", "earlier_versions_hold_them": older}
+
+
+def _counted(batches, progress):
+    """Pass the batches through, counting their rows on ``progress`` (a bar or periodic lines)."""
+    for batch in batches:
+        progress.update(len(batch))
+        yield batch
+    progress.close()
 
 
 def write_sums(folder: Path) -> None:

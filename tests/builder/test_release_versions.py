@@ -107,3 +107,12 @@ def test_a_second_release_build_is_refused_with_the_holder(tmp_path):
     with FolderLock(tmp_path / "rel" / "mmrc-releases"):
         result = release(tmp_path, d1, questions_file(tmp_path / "q1.jsonl", rows1), "0.1.0")
     assert result.exit_code == 9 and f"pid {os.getpid()}" in result.output
+
+
+def test_release_reports_progress_unless_quiet(tmp_path):
+    d1, rows1 = data_folder(tmp_path / "d1", n=2)
+    q1 = questions_file(tmp_path / "q1.jsonl", rows1)
+    loud = release(tmp_path, d1, q1, "0.1.0")
+    assert loud.exit_code == 0 and "release default: 2/2 rows" in loud.output
+    quiet = release(tmp_path, d1, q1, "0.2.0", "--quiet")
+    assert quiet.exit_code == 0 and "rows," not in quiet.output
