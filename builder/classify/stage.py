@@ -1,12 +1,16 @@
 """The classify stage: add ``topic``, ``topic_group``, ``topic_scores`` to every dialogue.
 
-Tag, don't drop: every dialogue keeps its 14 scores (records.TOPICS order; topics the
-model was not trained on score 0). With ``abstain_below`` set, a dialogue whose best
-score is lower gets ``topic = null`` and the ledger reason ``low_confidence`` instead of a
-forced label; the scores stay, so a later threshold change needs no rescoring.
+Tag, don't drop: every dialogue keeps its 14 calibrated scores (records.TOPICS order; topics
+the model was not trained on score 0). A dialogue whose best score is below the model's
+abstention threshold (chosen on held-out folds at training, classifiers/topic/calibrate.py;
+``--abstain-below`` overrides, 0 turns it off) gets ``topic = null`` and the ledger reason
+``low_confidence`` instead of a forced label; the scores stay, so a later threshold change
+needs no rescoring. A dialogue in a language the embedder was not made for (clean's
+``language``; the model's ``languages``, English for MPNet/MiniLM) gets
+``language_unsupported``, never a guess.
 
 Ledger reasons (decision ``kept``: classification adds fields, it never drops):
-``classified``, ``low_confidence``, ``no_text`` (nothing to embed, e.g. image-only).
+``classified``, ``low_confidence``, ``language_unsupported``, ``no_text`` (nothing to embed).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from builder.errors import ConfigError, ModelError
 from builder.io import sha256_json
 from builder.models import folder_fingerprint
 from builder.records import TOPIC_TO_GROUP, TOPICS, ledger_frame
+from classifiers.topic.calibrate import apply_temperature
 from classifiers.topic.text import TextConfig, dialogue_text
 
 STAGE = "classify"
@@ -50,6 +55,15 @@ def make_config(model: Path, embedder: str | None = None, abstain_below: float |
     if abstain_below is not None and not 0.0 <= abstain_below <= 1.0:
         raise ConfigError(f"--abstain-below must be between 0 and 1 (got {abstain_below})")
     return ClassifyConfig(str(model), sha256_json(model_fingerprint(model)), embedder, abstain_below, batch_size)
+
+
+# all-mpnet-base-v2 and all-MiniLM-L6-v2 are English models; a model trained with a multilingual
+# embedder lists its languages in config.json ("languages").
+ENGLISH_ONLY = ("en",)
+
+
+def _languages(df: pl.DataFrame) -> list[str | None]:
+    return df["language"].to_list() if "language" in df.columns else [None] * df.height
 
 
 class ClassifyStage:
@@ -88,19 +102,28 @@ class ClassifyStage:
         ]
 
     def process(self, df: pl.DataFrame, ctx: ShardContext) -> ShardResult:
-        text_config = TextConfig(**self._model_config["text"])
+        text_config = TextConfig.from_config(self._model_config["text"])
         texts = [dialogue_text(t, text_config) for t in df["turns"].to_list()]
         embedded = self.embedder.embed_texts(texts, text_config)
-        scores = self.model.topic_scores(self.model.predict_proba(embedded.vectors)) if texts else np.zeros((0, 14))
+        calibration = self._model_config.get("calibration") or {}
+        probs = self.model.predict_proba(embedded.vectors) if texts else np.zeros((0, len(self.model.labels)))
+        if calibration.get("temperature") and len(probs):
+            probs = apply_temperature(probs, calibration["temperature"])
+        scores = self.model.topic_scores(probs) if texts else np.zeros((0, 14))
         topics, groups, rows, counts = [], [], [], {}
-        threshold = self.config.abstain_below
-        for i, dialogue_id in enumerate(df["dialogue_id"].to_list()):
+        threshold = self.config.abstain_below if self.config.abstain_below is not None else calibration.get("threshold")
+        languages = set(self._model_config.get("languages") or ENGLISH_ONLY)
+        for i, (dialogue_id, language) in enumerate(zip(df["dialogue_id"].to_list(), _languages(df))):
             best = int(scores[i].argmax())
             score = float(scores[i][best])
             detail = {"best": TOPICS[best], "score": round(score, 4), "chunks": embedded.chunks[i],
                       "truncated_tokens": embedded.truncated_tokens[i]}
             if not texts[i]:
                 topic, reason = None, "no_text"
+            elif language and language not in languages and language != "und":
+                # the embedder was not made for this language: no confident guess
+                topic, reason = None, "language_unsupported"
+                detail["language"] = language
             elif threshold is not None and score < threshold:
                 topic, reason = None, "low_confidence"
                 detail["threshold"] = threshold
@@ -124,6 +147,7 @@ class ClassifyStage:
 
     def finalize(self, folder: Path, stats: dict) -> dict:
         from builder.classify.donut import topic_donut
+
 
         counts = {t: int(n) for t, n in stats.get("topics", {}).items()}
         labelled = {t: counts.get(t, 0) for t in TOPICS}

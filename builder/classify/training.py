@@ -57,6 +57,12 @@ def train_command(data_dir: Path, labels_path: Path | None, out_dir: Path, confi
     partial.mkdir(parents=True)
     t0 = time.perf_counter()
     model, _ = fit_model(texts, topics, embedder, config, folder=partial, device=device)
+    calibration = cv[config.method]["calibration"]
+    model.extra["calibration"] = {k: calibration[k] for k in ("temperature", "threshold", "target_accuracy",
+                                                              "target_met", "coverage", "accuracy_kept")}
+    log(f"calibration: temperature {calibration['temperature']}, abstain below {calibration['threshold']} "
+        f"(out of fold: {calibration['coverage']:.0%} kept at {calibration['accuracy_kept']:.1%} accuracy; "
+        f"target {calibration['target_accuracy']:.0%}{'' if calibration['target_met'] else ' NOT reached'})")
     fit_s = time.perf_counter() - t0
     model.save(partial)
     report = {

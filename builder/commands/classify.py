@@ -49,11 +49,18 @@ def command():
 @click.option("--pairs", default=8, show_default=True, help="setfit: contrastive pairs per labelled dialogue.")
 @click.option("--order", type=click.Choice(["user_first", "chronological"]), default="user_first",
               show_default=True, help="How turns are ordered in the embedded text.")
-@click.option("--max-chunks", default=16, show_default=True, help="Max token windows pooled per dialogue.")
+@click.option("--max-chunks", default=1, show_default=True,
+              help="Token windows pooled per dialogue: 1 = one forward pass per dialogue (MMRC's cost); "
+                   "more = the multi-window mode (slower, see bench/classify.py).")
+@click.option("--languages", default="en", show_default=True,
+              help="Languages the embedder reads (ISO 639-1, comma-separated; a multilingual embedder may "
+                   "list several); predict gives other languages language_unsupported.")
+@click.option("--window", default=256, show_default=True,
+              help="Tokens per window (capped at the embedder's max length).")
 @_cache_options
 @click.option("--force", is_flag=True, help="Replace an existing model folder.")
 def train(data_dir, labels_path, out_dir, embedder, method, compare, folds, seed, epochs, hidden, pairs,
-          order, max_chunks, device, cache_dir, no_cache, force):
+          order, max_chunks, languages, window, device, cache_dir, no_cache, force):
     """Embed the labelled dialogues, cross-validate, train on all of them and save the model."""
     from builder.classify.training import format_report, train_command
     from builder.engine import resolve_device
@@ -63,7 +70,8 @@ def train(data_dir, labels_path, out_dir, embedder, method, compare, folds, seed
     from classifiers.topic.train import TrainConfig
 
     config = TrainConfig(embedder=embedder, method=method, folds=folds, seed=seed, compare=compare,
-                         text=TextConfig(order=order, max_chunks=max_chunks),
+                         text=TextConfig(order=order, max_chunks=max_chunks, window=window),
+                         languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
                          mlp=MLPConfig(hidden=hidden, epochs=epochs),
                          contrastive=ContrastiveConfig(pairs_per_item=pairs))
     report = train_command(data_dir, labels_path, out_dir, config, device=resolve_device(device),
@@ -80,7 +88,9 @@ def train(data_dir, labels_path, out_dir, embedder, method, compare, folds, seed
 @click.option("--embedder", default=None,
               help="Where to find the embedder (default: the one named in the model); must match its hash.")
 @click.option("--abstain-below", type=float, default=None,
-              help="Leave topic empty (ledger: low_confidence) when the best score is below this.")
+              help="Leave topic empty (ledger: low_confidence) when the best calibrated score is below this "
+                   "(default: the threshold chosen on held-out folds at training, in the model's config.json; "
+                   "0 keeps every label).")
 @click.option("--batch-size", default=32, show_default=True, help="Embedding batch size.")
 @_cache_options
 @click.option("--force", is_flag=True, help="Rebuild an output made from another input or config.")
@@ -96,7 +106,7 @@ def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, 
                          executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     rows, topics = manifest["rows"], manifest.get("topics", {})
     click.echo(f"classify: {rows['in']} dialogues, {rows['in'] - topics.get('unlabelled', 0)} with a topic, "
-               f"{topics.get('unlabelled', 0)} without (abstained or no text) -> {out_dir}")
+               f"{topics.get('unlabelled', 0)} without (abstained, language unsupported or no text) -> {out_dir}")
 
 
 @command.command("sample")

@@ -92,7 +92,8 @@ class Embedder:
 
     def chunk(self, text: str, config: TextConfig) -> Chunked:
         tokenizer, length = self._tokenizer_and_length()
-        return chunk_text(text, tokenizer, max(8, length - 2), config.max_chunks)
+        window = max(8, length - 2) if config.window is None else min(config.window, max(8, length - 2))
+        return chunk_text(text, tokenizer, window, config.max_chunks)
 
     def encode_chunks(self, texts: list[str]) -> dict[str, np.ndarray]:
         """Vectors for distinct chunk texts, from the cache where possible."""

@@ -14,6 +14,8 @@ from typing import Callable
 
 import numpy as np
 
+from classifiers.topic.calibrate import calibrate
+
 from builder.errors import ValidationError
 
 
@@ -93,10 +95,12 @@ def cross_validate(
     y = np.asarray(y)
     folds = folds if folds is not None else stratified_folds(y, k, seed)
     pred = np.full(len(y), -1, dtype=np.int64)
+    oof = np.zeros((len(y), len(labels)), dtype=np.float32)
     per_fold = []
     for test in folds:
         train = np.setdiff1d(np.arange(len(y)), test)
         probs = fit_predict(train, test)
+        oof[test] = probs
         pred[test] = probs.argmax(1)
         fold = metrics(y[test], pred[test], labels)
         per_fold.append({"n_test": fold["n"], "accuracy": fold["accuracy"], "macro_f1": fold["macro_f1"]})
@@ -111,4 +115,5 @@ def cross_validate(
         "fold_accuracy_mean": round(float(np.mean(accs)), 4),
         "fold_accuracy_std": round(float(np.std(accs)), 4),
         "per_fold": per_fold,
+        "calibration": calibrate(y, oof),  # temperature + abstention threshold from these held-out folds
     }

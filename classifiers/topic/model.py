@@ -106,7 +106,7 @@ class TopicModel:
         net.eval()
         extra = {k: v for k, v in config.items()
                  if k not in ("format", "format_version", "method", "embedder", "text", "head", "train")}
-        return cls(labels, net, config["embedder"], TextConfig(**config["text"]), mlp, config["method"], extra)
+        return cls(labels, net, config["embedder"], TextConfig.from_config(config["text"]), mlp, config["method"], extra)
 
     def embedder_location(self, folder: Path) -> str:
         """Where predict looks for the embedder unless --embedder overrides it."""

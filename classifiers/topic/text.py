@@ -7,11 +7,14 @@ The rule (documented in the model's config.json as ``text``):
    assistant's answers are long and generic, so putting them last means they never crowd
    the user's words out of the first chunk. ``order="chronological"`` keeps turn order.
 2. System turns and images are not embedded (the classifier is text-only, as in MMRC).
-3. **Chunked, then mean-pooled.** The text is tokenised once with the embedder's own
-   tokenizer and cut into windows of ``max_seq_length - 2`` tokens (room for [CLS]/[SEP]);
-   each window is embedded on its own and the dialogue vector is the token-count-weighted
-   mean of the window vectors, L2-normalised. At most ``max_chunks`` windows are used; the
-   number dropped beyond that is reported (``truncated_tokens``), never silently lost.
+3. **One window by default; more on request.** The text is tokenised once with the
+   embedder's own tokenizer and cut into windows of ``window`` tokens (at most the model's
+   ``max_seq_length - 2``, room for [CLS]/[SEP]). The default is MMRC's cost: one forward
+   pass per dialogue over its first 256 tokens (``max_chunks=1``: the user's words, which
+   come first). With ``max_chunks > 1`` each window is embedded on its own and the dialogue
+   vector is the token-count-weighted mean of the window vectors, L2-normalised (the
+   multi-window mode). Tokens beyond the windows used are reported (``truncated_tokens``),
+   never silently lost. bench/classify.py reports the accuracy and speed of both modes.
 """
 
 from __future__ import annotations
@@ -28,13 +31,21 @@ ORDERS = ("user_first", "chronological")
 class TextConfig:
     order: str = "user_first"
     include_assistant: bool = True
-    max_chunks: int = 16
+    max_chunks: int = 1
+    window: int | None = 256  # tokens per window; None: the embedder's max_seq_length - 2
 
     def __post_init__(self):
         if self.order not in ORDERS:
             raise ConfigError(f"unknown text order {self.order!r}; available: {', '.join(ORDERS)}")
         if self.max_chunks < 1:
             raise ConfigError(f"max_chunks must be >= 1 (got {self.max_chunks})")
+        if self.window is not None and self.window < 8:
+            raise ConfigError(f"window must be >= 8 tokens (got {self.window})")
+
+    @classmethod
+    def from_config(cls, text: dict) -> "TextConfig":
+        """A saved model's text rule; models saved before ``window`` existed used 16 full windows."""
+        return cls(**{"max_chunks": 16, "window": None, **text})
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ class TrainConfig:
     text: TextConfig = field(default_factory=TextConfig)
     mlp: MLPConfig = field(default_factory=MLPConfig)
     contrastive: ContrastiveConfig = field(default_factory=ContrastiveConfig)
+    languages: tuple[str, ...] = ("en",)  # what the embedder reads; other languages get language_unsupported
 
     def __post_init__(self):
         if self.method not in METHODS:
@@ -122,6 +123,7 @@ def fit_model(texts: list[str], topics: list[str], embedder: Embedder, config: T
     vectors = embedder.embed_texts(texts, config.text).vectors
     net = fit_mlp(vectors, y, len(classes), mlp)
     extra = {"contrastive": config.contrastive.__dict__} if config.method == "setfit" else {}
+    extra["languages"] = list(config.languages)
     base = info.pop("base", None)
     if base:
         extra["base_embedder"] = base

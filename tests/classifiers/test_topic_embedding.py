@@ -34,9 +34,13 @@ def test_dialogue_text_puts_user_turns_first_and_skips_system():
 def test_long_dialogues_are_chunked_at_the_model_length_and_truncation_is_counted(tmp_path):
     emb = Embedder(MINILM, cache_dir=tmp_path)
     text = " ".join(f"word{i % 50} travel" for i in range(600))
-    chunked = emb.chunk(text, TextConfig())
+    one = emb.chunk(text, TextConfig())  # the default: one window of at most 256 tokens, the rest counted
+    assert len(one.chunks) == 1 and one.tokens[0] <= 256 and one.truncated_tokens > 1000
+    assert emb.chunk(text, TextConfig(window=64)).tokens == (64,)
+    chunked = emb.chunk(text, TextConfig(max_chunks=16, window=None))  # the multi-window mode
     assert len(chunked.chunks) > 2 and max(chunked.tokens) <= 254 and chunked.truncated_tokens == 0
-    capped = emb.chunk(text, TextConfig(max_chunks=2))
+    assert one.tokens[0] + one.truncated_tokens == sum(chunked.tokens)
+    capped = emb.chunk(text, TextConfig(max_chunks=2, window=None))
     assert len(capped.chunks) == 2
     assert capped.truncated_tokens == sum(chunked.tokens) - sum(capped.tokens) > 0
     # embedding long windows is slow on a shared CPU: pool over 32-token windows instead

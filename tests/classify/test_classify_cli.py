@@ -128,9 +128,16 @@ def test_training_twice_with_one_seed_gives_identical_weights(trained, tmp_path)
 
 def test_abstain_threshold_leaves_topic_empty_with_a_reason(trained):
     root, _ = trained
+    everything = invoke("classify", "predict", root / "clean", "-o", root / "all", "--model", root / "model",
+                        "--abstain-below", "0")
+    assert everything.exit_code == 0, everything.output
+    scored = read_ledger(root / "all").filter((pl.col("stage") == "classify") & (pl.col("reason") == "classified"))
+    tops = sorted(json.loads(d)["score"] for d in scored["detail"])
+    assert tops[0] < tops[-1]
+    threshold = round((tops[0] + tops[-1]) / 2, 6)  # the least confident fall below it
     out = root / "abstained"
     result = invoke("classify", "predict", root / "clean", "-o", out, "--model", root / "model",
-                    "--abstain-below", "0.999")
+                    "--abstain-below", str(threshold))
     assert result.exit_code == 0, result.output
     df = scan_dialogues(out).collect()
     ledger = read_ledger(out).filter(pl.col("stage") == "classify")
@@ -138,8 +145,8 @@ def test_abstain_threshold_leaves_topic_empty_with_a_reason(trained):
     assert low.height > 0
     abstained = df.filter(pl.col("dialogue_id").is_in(low["dialogue_id"].to_list()))
     assert abstained["topic"].null_count() == abstained.height
-    assert abstained["topic_scores"].list.max().max() < 0.999  # scores kept: tag, don't drop
-    assert all(json.loads(d)["threshold"] == 0.999 for d in low["detail"])
+    assert abstained["topic_scores"].list.max().max() < threshold  # scores kept: tag, don't drop
+    assert all(json.loads(d)["threshold"] == threshold for d in low["detail"])
 
 
 def test_predict_refuses_an_embedder_with_another_hash(trained, tmp_path):
@@ -185,3 +192,24 @@ def test_sample_proposes_csv_for_annotators_that_train_reads_back(trained, tmp_p
     assert result.exit_code == 0, result.output
     clusters = pl.read_csv(by_cluster, infer_schema=False)
     assert clusters.height == 3 and not set(clusters["dialogue_id"]) & set(df["dialogue_id"])
+
+
+def test_other_languages_get_an_explicit_outcome_and_the_model_abstains_by_default(trained, tmp_path):
+    root, _ = trained
+    config = json.loads((root / "model" / "config.json").read_text())
+    calibration = config["calibration"]
+    assert config["languages"] == ["en"] and calibration["temperature"] >= 1.0
+    assert 0.0 <= calibration["threshold"] <= 1.0 and config["text"]["max_chunks"] == 1
+    rows = [dialogue([("user", "Wie koche ich eine gute Tomatensuppe mit frischem Basilikum?"),
+                      ("assistant", "Tomaten anrösten, mit Brühe aufgießen und pürieren.")], language="de"),
+            dialogue([("user", "How do I cook a good tomato soup with fresh basil?"),
+                      ("assistant", "Roast the tomatoes, add stock and blend.")], language="en")]
+    make_stage_folder(tmp_path / "in", [{**r, "topic": None} for r in rows], stage="clean")
+    result = invoke("classify", "predict", tmp_path / "in", "-o", tmp_path / "out", "--model", root / "model")
+    assert result.exit_code == 0, result.output
+    ledger = read_ledger(tmp_path / "out").filter(pl.col("stage") == "classify")
+    reasons = dict(zip(ledger["dialogue_id"], ledger["reason"]))
+    assert reasons[rows[0]["dialogue_id"]] == "language_unsupported"
+    assert reasons[rows[1]["dialogue_id"]] in ("classified", "low_confidence")
+    df = scan_dialogues(tmp_path / "out").collect()
+    assert df.filter(pl.col("language") == "de")["topic"].to_list() == [None]

@@ -1,0 +1,76 @@
+"""Calibrated topic probabilities and the abstention threshold, both chosen on held-out data.
+
+The k-fold run gives every labelled dialogue a probability vector from a head that never saw
+it (out of fold). On those:
+
+* **temperature** ``T`` (1 to 8): probabilities become ``softmax(log p / T)``; ``T`` minimises
+  the out-of-fold negative log-likelihood (a grid search, so no optimiser state to record);
+* **threshold**: the smallest top probability (after calibration) at which the dialogues kept
+  reach ``target_accuracy`` out of fold, keeping at least 10% of them; below it ``predict``
+  abstains (topic left empty, ``low_confidence``). If no threshold reaches the target, the one
+  with the best accuracy at ≥ 50% coverage is taken and the report says the target was not
+  reached.
+* **curve**: coverage and accuracy at thresholds 0.0, 0.05, …, 0.95 — the trade-off a user
+  moves along with ``--abstain-below``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Softening only (T >= 1): a head trained on a few hundred dialogues is over- rather than
+# under-confident, and sharpening on separable folds would push every score to 1 and make the
+# threshold meaningless.
+TEMPERATURES = np.round(np.exp(np.linspace(0.0, np.log(8.0), 31)), 4)
+TARGET_ACCURACY = 0.9
+MIN_COVERAGE = 0.1
+
+
+def apply_temperature(probs: np.ndarray, temperature: float) -> np.ndarray:
+    logits = np.log(np.clip(np.asarray(probs, dtype=np.float64), 1e-12, 1.0)) / temperature
+    logits -= logits.max(axis=1, keepdims=True)
+    out = np.exp(logits)
+    return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def _nll(probs: np.ndarray, y: np.ndarray) -> float:
+    return float(-np.log(np.clip(probs[np.arange(len(y)), y], 1e-12, 1.0)).mean())
+
+
+def curve(top: np.ndarray, correct: np.ndarray) -> list[dict]:
+    out = []
+    for threshold in np.round(np.arange(0.0, 1.0, 0.05), 2):
+        kept = top >= threshold
+        n = int(kept.sum())
+        out.append({"threshold": float(threshold), "coverage": round(n / len(top), 4) if len(top) else 0.0,
+                    "accuracy": round(float(correct[kept].mean()), 4) if n else None, "kept": n})
+    return out
+
+
+def calibrate(y: np.ndarray, oof: np.ndarray, target_accuracy: float = TARGET_ACCURACY) -> dict:
+    """Temperature, abstention threshold and the coverage/accuracy curve from out-of-fold probabilities."""
+    y = np.asarray(y)
+    temperature = float(min(TEMPERATURES, key=lambda t: _nll(apply_temperature(oof, t), y)))
+    calibrated = apply_temperature(oof, temperature)
+    top, correct = calibrated.max(axis=1), calibrated.argmax(axis=1) == y
+    order = np.argsort(-top, kind="stable")
+    # accuracy of the k most confident, for every k: the threshold is the k-th confidence
+    running = np.cumsum(correct[order]) / np.arange(1, len(y) + 1)
+    min_keep = max(5, int(np.ceil(MIN_COVERAGE * len(y))))  # a threshold kept by a handful proves nothing
+    reached = np.flatnonzero((running >= target_accuracy) & (np.arange(1, len(y) + 1) >= min_keep))
+    if reached.size:
+        k = int(reached.max()) + 1
+        met = True
+    else:
+        half = max(1, len(y) // 2)
+        k = int(np.argmax(running[half - 1:])) + half
+        met = False
+    threshold = float(top[order][k - 1]) if k < len(y) else 0.0
+    kept = top >= threshold
+    return {"temperature": round(temperature, 4), "threshold": round(threshold, 4),
+            "target_accuracy": target_accuracy, "target_met": met,
+            "coverage": round(float(kept.mean()), 4), "accuracy_kept": round(float(correct[kept].mean()), 4),
+            "accuracy_all": round(float(correct.mean()), 4),
+            "nll": {"uncalibrated": round(_nll(np.asarray(oof, dtype=np.float64), y), 4),
+                    "calibrated": round(_nll(calibrated, y), 4)},
+            "curve": curve(top, correct)}

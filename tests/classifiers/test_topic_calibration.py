@@ -1,0 +1,46 @@
+"""Temperature and abstention threshold chosen on out-of-fold probabilities."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from classifiers.topic.calibrate import apply_temperature, calibrate
+
+
+def _overconfident(n=400, seed=0):
+    """Three classes; the head says 0.97 for its guess, but only 70% of guesses are right."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    guess = np.where(rng.random(n) < 0.7, y, (y + 1) % 3)
+    confidence = np.where(guess == y, rng.uniform(0.9, 0.99, n), rng.uniform(0.6, 0.95, n))
+    probs = np.full((n, 3), 0.0)
+    probs[np.arange(n), guess] = confidence
+    for k in range(n):
+        others = [c for c in range(3) if c != guess[k]]
+        probs[k, others] = (1 - confidence[k]) / 2
+    return y, probs
+
+
+def test_overconfident_heads_are_softened_and_the_threshold_meets_the_target():
+    y, probs = _overconfident()
+    report = calibrate(y, probs, target_accuracy=0.9)
+    assert report["temperature"] > 1.0 and report["nll"]["calibrated"] < report["nll"]["uncalibrated"]
+    assert report["target_met"] and report["accuracy_kept"] >= 0.9 and 0 < report["coverage"] < 1
+    assert report["accuracy_all"] < 0.75
+    curve = report["curve"]
+    assert curve[0]["threshold"] == 0.0 and curve[0]["coverage"] == 1.0
+    assert all(a["coverage"] >= b["coverage"] for a, b in zip(curve, curve[1:]))
+
+
+def test_an_unreachable_target_is_said_not_hidden():
+    _, probs = _overconfident()
+    y = np.random.default_rng(1).integers(0, 3, len(probs))  # labels the head knows nothing about
+    report = calibrate(y, probs, target_accuracy=0.9)
+    assert report["target_met"] is False and report["coverage"] >= 0.5
+
+
+def test_temperature_keeps_the_argmax_and_rows_sum_to_one():
+    _, probs = _overconfident(50)
+    soft = apply_temperature(probs, 3.0)
+    assert (soft.argmax(1) == probs.argmax(1)).all()
+    np.testing.assert_allclose(soft.sum(1), 1.0, rtol=1e-5)
