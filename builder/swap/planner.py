@@ -6,8 +6,10 @@ exist. Each dialogue gets one outcome; the stage turns outcomes into ledger rows
 
 Reasons (ledger, decision ``kept``: originals are never changed):
 ``variant_created``, ``no_candidate_span`` (nothing picturable in the user turns),
-``no_safe_rewrite`` (every candidate would stay named after the rewrite, e.g. "the
-tower" after "the Eiffel Tower", or its rewrite would touch a PII span),
+``no_safe_rewrite`` (every candidate was refused: it would stay named after the rewrite,
+e.g. "the tower" after "the Eiffel Tower"; its rewrite would touch a PII span; it sits in a
+simile, a quote, code or an exercise; or the rewrite breaks agreement — safety.py; the
+detail counts each ``because``), ``language_unsupported`` (swaps are English-only),
 ``no_matching_image`` (no image scored at or above the threshold),
 ``duplicate_variant`` (the rewrite equals an existing dialogue), ``not_selected``
 (never tried: the count was reached first), ``is_variant`` (already a variant).
@@ -23,11 +25,13 @@ import polars as pl
 from builder.records import dialogue_id
 from builder.swap import lexicon as lx
 from builder.swap.rewrite import rewrite
+from builder.swap.safety import grammar_refusal
 from builder.swap.sources import Query
 from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
 
-PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of")
+PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language")
+LANGUAGES = ("en",)  # the rewrite rules, lexicon and spaCy parser are English
 
 
 @dataclass
@@ -51,6 +55,9 @@ class Planner:
     def plan(self, frame: pl.DataFrame) -> dict[str, Outcome]:
         rows = {r["dialogue_id"]: r for r in frame.select(PLAN_COLUMNS).to_dicts()}
         outcomes = {i: Outcome("is_variant") for i, r in rows.items() if r["variant_of"] is not None}
+        for i, r in rows.items():
+            if i not in outcomes and r["language"] and r["language"] not in (*LANGUAGES, "und"):
+                outcomes[i] = Outcome("language_unsupported", {"language": r["language"]})
         taken = set(rows)
         order = [i for i in selection_order(list(rows), self.config.seed) if i not in outcomes]
         made, pos = 0, 0
@@ -111,7 +118,7 @@ class Planner:
 
     def _rewrites(self, row: dict, cands: list[tuple[int, list, Candidate]]) -> dict:
         by_candidate = {id(c): (t_i, found) for t_i, found, c in cands}
-        seen, ok, refused = set(), [], 0
+        seen, ok, refused, why = set(), [], 0, {}
         for cand in rank([c for _, _, c in cands]):
             if (cand.turn, cand.key) in seen:
                 continue
@@ -120,21 +127,27 @@ class Planner:
                 break
             t_i, found = by_candidate[id(cand)]
             text = row["turns"][t_i]["text"]
-            result = rewrite(text, cand, found)
-            if result is None or overlaps(result, row["pii"], row["turns"][t_i]["index"]):
+            result = None if cand.mention.refusal else rewrite(text, cand, found)
+            reason = (cand.mention.refusal or ("still_named" if result is None else None)
+                      or ("pii_overlap" if overlaps(result, row["pii"], row["turns"][t_i]["index"]) else None)
+                      or grammar_refusal(result.text))
+            if reason:
                 refused += 1
+                why[reason] = why.get(reason, 0) + 1
                 continue
             ok.append((cand, result))
         if not self.source.thresholded:
             ok = ok[: self.config.swaps_per_dialogue]  # generation is costly: only what is used
-        return {"ok": ok, "refused": refused, "candidates": len({(c.turn, c.key) for _, _, c in cands})}
+        return {"ok": ok, "refused": refused, "why": why,
+                "candidates": len({(c.turn, c.key) for _, _, c in cands})}
 
     def _choose(self, row: dict, plan: dict, matches: list) -> Outcome:
         n = plan["candidates"]
         if n == 0:
             return Outcome("no_candidate_span")
         if not plan["ok"]:
-            return Outcome("no_safe_rewrite", {"candidates": n, "refused": plan["refused"]}, candidates=n)
+            return Outcome("no_safe_rewrite", {"candidates": n, "refused": plan["refused"],
+                                               "because": dict(sorted(plan["why"].items()))}, candidates=n)
         chosen, used_turns, used_images, best = [], set(), set(), None
         for (cand, result), found in zip(plan["ok"], matches):
             if found and found[0].score is not None and (best is None or found[0].score > best[1]):

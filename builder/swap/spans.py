@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder.swap import lexicon as lx
+from builder.swap.safety import context_refusal
 
 CORE_DEPS = frozenset({"compound", "flat", "nmod"})
 
@@ -34,6 +35,7 @@ class Mention:
     sentence: str
     sentence_start: bool
     label: str  # spaCy entity label of the core ("" when none)
+    refusal: str | None = None  # why the context forbids a swap (simile, quoted, code, exercise)
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ def _mention(doc, chunk) -> Mention | None:
         sentence=sent.text.strip(),
         sentence_start=chunk.start == sent.start,
         label=label,
+        refusal=context_refusal(doc, chunk.start, chunk.start_char, chunk.end_char),
     )
 
 

@@ -80,7 +80,7 @@ class SwapStage:
                 detail.update(variant_id=variant["dialogue_id"], swaps=[_swap_detail(s) for s in outcome.swaps])
                 stats["variants"] += 1
                 stats["images_added"] += len(outcome.swaps)
-            if outcome.reason not in ("not_selected", "is_variant"):
+            if outcome.reason not in ("not_selected", "is_variant", "language_unsupported"):
                 stats["considered"] += 1
                 stats["candidates"] += outcome.candidates
                 stats["with_candidates"] += outcome.candidates > 0

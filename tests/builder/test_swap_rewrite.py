@@ -60,3 +60,44 @@ def test_split_key_pairs_variants_with_originals():
     df = pl.DataFrame({"dialogue_id": ["a", "v"], "variant_of": [None, "a"]})
     assert df.select(split_key_expr())["split_key"].to_list() == ["a", "a"]
     assert split_key({"dialogue_id": "v", "variant_of": "a"}) == "a"
+
+
+# -- refusals (issue 13: the failures seen on real logs) -----------------------------------------------------
+def _mention_refusal(text: str, word: str):
+    doc = load_spacy()(text)
+    found = [m for m in mentions(doc) if word in m.text]
+    assert found, f"no mention with {word!r} in {text!r}"
+    return found[0].refusal
+
+
+@pytest.mark.parametrize("text, word, reason", [
+    ("I want to fly like an eagle over the mountains.", "eagle", "simile"),
+    ("My dog is as big as a horse.", "horse", "simile"),
+    ('My favourite song is "Yellow Submarine" by the Beatles.', "Submarine", "quoted"),
+    ("Fill in the blank: My grandmother baked a ___ pie in her kitchen.", "kitchen", "exercise"),
+    ("Choose the correct word:\na) The cat sat on the mat.\nb) The cat sit on the mat.", "mat", "exercise"),
+    ("for bike in garage:\n    print(bike)\nWhy does my bicycle keep printing nothing?", "bicycle", "code"),
+    ("```\nbike = Bicycle(wheels=2)\n```\nWhy does my bicycle class fail?", "bicycle", "code"),
+])
+def test_spans_in_similes_quotes_exercises_and_code_are_refused(text, word, reason):
+    assert _mention_refusal(text, word) == reason
+
+
+def test_plain_spans_are_not_refused():
+    assert _mention_refusal("I visited the Colosseum last week.", "Colosseum") is None
+    assert _mention_refusal("I like pizza with olives.", "pizza") is None  # 'like' the verb
+    assert _mention_refusal("Fruits such as mangoes are sweet.", "mangoes") is None
+
+
+@pytest.mark.parametrize("rewritten, bad", [
+    ("what is these best items for walking", True),
+    ("Are this place open on Sundays?", True),
+    ("I bought a this item yesterday.", True),
+    ("These shoes is too small.", True),
+    ("These dishes are my favourite thing to cook.", False),
+    ("I visited this place last week.", False),
+])
+def test_agreement_of_the_rewrite_is_checked(rewritten, bad):
+    from builder.swap.safety import grammar_refusal
+
+    assert (grammar_refusal(rewritten) == "agreement") is bad
