@@ -10,7 +10,8 @@ Reasons (ledger, decision ``kept``: originals are never changed):
 e.g. "the tower" after "the Eiffel Tower"; its rewrite would touch a PII span; it sits in a
 simile, a quote, code or an exercise; or the rewrite breaks agreement — safety.py; the
 detail counts each ``because``), ``language_unsupported`` (swaps are English-only),
-``no_matching_image`` (no image scored at or above the threshold),
+``no_matching_image`` (no image scored at or above the threshold whose captions name the
+thing),
 ``duplicate_variant`` (the rewrite equals an existing dialogue), ``not_selected``
 (never tried: the count was reached first), ``is_variant`` (already a variant).
 """
@@ -141,6 +142,11 @@ class Planner:
         return {"ok": ok, "refused": refused, "why": why,
                 "candidates": len({(c.turn, c.key) for _, _, c in cands})}
 
+    def _named(self, key: str, words: set[str]) -> bool:
+        """An image bank's captions must name the thing; a generator is prompted with its name."""
+        names = getattr(self.source, "names", None)
+        return names is None or names(key, words)
+
     def _choose(self, row: dict, plan: dict, matches: list) -> Outcome:
         n = plan["candidates"]
         if n == 0:
@@ -154,8 +160,10 @@ class Planner:
                 best = (cand.mention.core, found[0].score)
             if cand.turn in used_turns or len(chosen) >= self.config.swaps_per_dialogue:
                 continue
+            words = {cand.mention.head, cand.mention.lemma, cand.mention.core}
             match = next((m for m in found if m.key not in used_images
-                          and (m.score is None or m.score >= self.config.threshold)), None)
+                          and (m.score is None or m.score >= self.config.threshold)
+                          and self._named(m.key, words)), None)
             if match is None:
                 continue
             _, info = self.source.load(match.key)

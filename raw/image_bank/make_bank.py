@@ -1,9 +1,9 @@
 """Draw the demo image bank for `mmrc-build swap --image-bank raw/image_bank`.
 
 Writes ``images/<slug>.png`` and ``captions.csv`` (image,caption; three captions each)
-byte-identically on every run. The pictures are simple drawings with the name painted
-on, one per thing the bundled sample (raw/sample) names in its user turns: places,
-dishes, animals and items. Run: ``.venv/bin/python raw/image_bank/make_bank.py``.
+byte-identically on every run. The pictures are simple drawings, one per thing the bundled
+sample (raw/sample) names in its user turns: places, dishes, animals and items. No text is
+drawn on them: an image with its name written on it would give the answer away in an eval. Run: ``.venv/bin/python raw/image_bank/make_bank.py``.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import io
 import random
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 HERE = Path(__file__).resolve().parent
 SIZE = (200, 150)
 
-# (slug, kind, name painted on it, three captions)
+# (slug, kind, name, three captions)
 BANK = [
     ("colosseum", "place", "Colosseum", ["The Colosseum, the ancient Roman amphitheatre in Rome", "Stone arches of the Colosseum in Rome, Italy", "A huge ruined arena in Rome"]),
     ("roman-forum", "place", "Roman Forum", ["Ruins and columns of the Roman Forum in Rome", "Ancient Roman temples at the Forum", "Old columns in the centre of Rome"]),
@@ -99,10 +99,6 @@ def draw(slug: str, kind: str, name: str) -> bytes:
     else:
         x, y = rng.randrange(30, 60), rng.randrange(30, 50)
         d.rounded_rectangle([x, y, w - x, h - 30], radius=10, fill=colour, outline=(30, 30, 30), width=2)
-    font = ImageFont.load_default(size=16)
-    tw = d.textlength(name, font=font)
-    d.rectangle([0, 0, w, 22], fill=(255, 255, 255))
-    d.text(((w - tw) / 2, 3), name, fill=(0, 0, 0), font=font)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False)
     return buf.getvalue()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import re
 import os
 from pathlib import Path, PurePosixPath
 
@@ -138,6 +139,17 @@ class ImageBank:
             order = np.argsort(-row, kind="stable")[: self.top_k]
             out.append([Match(self.images[i], float(row[i])) for i in order if np.isfinite(row[i])])
         return out
+
+    def names(self, key: str, words: set[str]) -> bool:
+        """Does a caption of image ``key`` name the thing (one of ``words``, whole words, plurals
+        allowed)? A picture retrieved for "the monitor" whose captions only say "desk" is refused."""
+        if not hasattr(self, "_caption_text"):
+            joined: dict[str, list[str]] = {}
+            for caption, i in zip(self.captions, self.caption_image):
+                joined.setdefault(self.images[i], []).append(caption.lower())
+            self._caption_text = {k: "\n".join(v) for k, v in joined.items()}
+        text = self._caption_text.get(key, "")
+        return any(re.search(rf"(?<!\w){re.escape(w.lower())}(s|es)?(?!\w)", text) for w in words if w)
 
     def load(self, key: str) -> tuple[bytes, ImageInfo]:
         i = self._index[key]
