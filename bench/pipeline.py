@@ -56,12 +56,13 @@ def build_input(folder: Path, repeat: int, limit: int | None) -> int:
     folder.mkdir(parents=True)
     n = 0
     for path in sorted(WILDCHAT.glob("*.json"))[:limit]:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        original = json.loads(path.read_text(encoding="utf-8"))
         for k in range(repeat):
-            copy = json.loads(json.dumps(record))
-            if k:
-                copy["id"] = f"{record.get('id', path.stem)}-copy{k}"
-                for message in copy.get("messages", []):
+            copy = json.loads(json.dumps(original))
+            record = copy[0] if isinstance(copy, list) and copy and isinstance(copy[0], dict) else copy
+            if k and isinstance(record, dict):
+                record["id"] = f"{record.get('id', path.stem)}-copy{k}"
+                for message in record.get("messages", []):
                     if message.get("role") == "user" and isinstance(message.get("content"), str):
                         message["content"] += f"\n(copy {k})"
                         break

@@ -42,12 +42,12 @@ def retrieval(embedder_name: str) -> dict:
     """
     import numpy as np
 
-    from builder.swap.models import Embedder
+    from classifiers.topic.embed import Embedder
     from builder.swap.sources.bank import ImageBank
 
     bank = ImageBank(SHARED_BANK, span_weight=1.0, top_k=5, max_pixels=40_000_000, max_bytes=20 << 20)
     t0 = time.perf_counter()
-    bank.setup("cpu", Embedder(embedder_name, "cpu"))
+    bank.setup("cpu", Embedder(embedder_name, "cpu", cache_dir=False))
     embed_s = time.perf_counter() - t0
     held = bank.starts  # the first caption of each image (captions are grouped by image)
     t0 = time.perf_counter()

@@ -49,11 +49,9 @@ class Finder:
 
 def load_ner():
     """The packaged spaCy NER (only the components NER needs)."""
-    import spacy
+    from builder.nlp import load_spacy
 
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r".*\[W095\].*")
-        return spacy.load(NER_PACKAGE, exclude=list(SPACY_EXCLUDE))
+    return load_spacy(NER_PACKAGE, tuple(SPACY_EXCLUDE))
 
 
 def _presidio(recognizer, entity: str) -> Callable[[str, list], list]:

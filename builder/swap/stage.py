@@ -42,22 +42,23 @@ class SwapStage:
         self.outcomes: dict[str, Outcome] = {}
 
     def setup(self, device: str) -> None:
-        from builder.swap.models import Embedder, load_spacy
+        from builder.nlp import load_spacy
+        from classifiers.topic.embed import Embedder
 
         nlp = load_spacy(self.config.spacy_model)
-        self.embedder = Embedder(self.config.embedder, device)
+        self.embedder = Embedder(self.config.embedder, device, cache_dir=False)
         self.source.setup(device, self.embedder)
         frame = io.scan_dialogues(self.input_dir).select(PLAN_COLUMNS).collect()
         self.outcomes = Planner(self.config, nlp, self.embedder, self.source).plan(frame)
 
     def models(self) -> list[dict]:
-        from builder.swap.models import Embedder
+        from classifiers.topic.embed import Embedder
 
         try:
             spacy_version = importlib.metadata.version(self.config.spacy_model)
         except importlib.metadata.PackageNotFoundError:
             spacy_version = "unknown"
-        embedder = self.embedder or Embedder(self.config.embedder, "cpu")
+        embedder = self.embedder or Embedder(self.config.embedder, "cpu", cache_dir=False)
         return [{"name": self.config.spacy_model, "version": spacy_version, "files": {}},
                 embedder.describe(), self.source.describe()]
 

@@ -1,4 +1,5 @@
-"""The frozen sentence-transformers embedder behind the topic classifier.
+"""The frozen sentence-transformers embedder: the topic classifier's (chunked, cached dialogue
+vectors) and swap's (``encode``: short texts) — one class for both.
 
 An :class:`Embedder` is identified by the content hash of its folder (every weight,
 config and vocabulary file); that hash keys the embedding cache and is written into a
@@ -63,11 +64,24 @@ class Embedder:
     @property
     def model(self):
         if self._model is None:
-            from builder.errors import require
+            from builder.errors import ModelError, require
 
             st = require("sentence_transformers", "sentence-transformers")
-            self._model = st.SentenceTransformer(str(self.path), device=self.device, local_files_only=True)
+            try:
+                self._model = st.SentenceTransformer(str(self.path), device=self.device, local_files_only=True)
+            except Exception as exc:  # a broken folder raises many kinds of errors
+                raise ModelError(f"cannot load the sentence-transformers model at {self.path} ({exc}); run `make "
+                                 "models` or pass --embedder PATH to a working sentence-transformers folder") from exc
         return self._model
+
+    def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        """Sentence vectors (L2-normalised float32), no chunking, no cache: for short texts such as
+        swap's spans, sentences and image captions."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        vectors = self.model.encode(texts, batch_size=batch_size, normalize_embeddings=True,
+                                    convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
 
     def describe(self) -> dict:
         return {"name": self.name, "version": self.hash[:12], "hash": self.hash, "files": self.files}

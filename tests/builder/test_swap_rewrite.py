@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from builder.models import SPACY_PACKAGE as SPACY
+from builder.nlp import load_spacy
 from builder.swap import split_key, split_key_expr
-from builder.swap.models import load_spacy
 from builder.swap.rewrite import rewrite
 from builder.swap.spans import categorise, mentions, rank
 from builder.swap.variant import shift_indices
 
 
 def best(text: str):
-    doc = load_spacy()(text)
+    doc = load_spacy(SPACY)(text)
     found = mentions(doc)
     cands = rank([c for c in (categorise(0, m) for m in found) if c is not None])
     assert cands, f"no lexicon/label candidate in {text!r}"
@@ -43,7 +44,7 @@ def test_a_name_that_survives_the_rewrite_is_refused():
 
 
 def test_people_dates_and_photos_are_not_candidates():
-    doc = load_spacy()("My brother sent me a photo last week. He met Barack Obama in Paris.")
+    doc = load_spacy(SPACY)("My brother sent me a photo last week. He met Barack Obama in Paris.")
     cores = {m.core for m in mentions(doc)}
     assert "Paris" in cores
     assert not cores & {"brother", "Barack Obama", "Obama", "photo", "week"}
@@ -64,7 +65,7 @@ def test_split_key_pairs_variants_with_originals():
 
 # -- refusals (issue 13: the failures seen on real logs) -----------------------------------------------------
 def _mention_refusal(text: str, word: str):
-    doc = load_spacy()(text)
+    doc = load_spacy(SPACY)(text)
     found = [m for m in mentions(doc) if word in m.text]
     assert found, f"no mention with {word!r} in {text!r}"
     return found[0].refusal
