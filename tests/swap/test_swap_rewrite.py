@@ -77,6 +77,10 @@ def _mention_refusal(text: str, word: str):
     ('My favourite song is "Yellow Submarine" by the Beatles.', "Submarine", "quoted"),
     ("Fill in the blank: My grandmother baked a ___ pie in her kitchen.", "kitchen", "exercise"),
     ("Choose the correct word:\na) The cat sat on the mat.\nb) The cat sit on the mat.", "mat", "exercise"),
+    ("The small box is a cube. If a tennis ball is tossed in, what is the chance? a\t 87% b\t 89% c\t 64%",
+     "tennis ball", "exercise"),
+    ("Give me a painting of a guy named phil", "painting", "creation_request"),
+    ("Please draw a cat sitting on a sofa.", "cat", "creation_request"),
     ("for bike in garage:\n    print(bike)\nWhy does my bicycle keep printing nothing?", "bicycle", "code"),
     ("```\nbike = Bicycle(wheels=2)\n```\nWhy does my bicycle class fail?", "bicycle", "code"),
 ])
@@ -88,6 +92,8 @@ def test_plain_spans_are_not_refused():
     assert _mention_refusal("I visited the Colosseum last week.", "Colosseum") is None
     assert _mention_refusal("I like pizza with olives.", "pizza") is None  # 'like' the verb
     assert _mention_refusal("Fruits such as mangoes are sweet.", "mangoes") is None
+    assert _mention_refusal("When I buy a new TV, what should I look at?", "TV") is None
+    assert _mention_refusal("Show me how to clean my bicycle chain.", "chain") is None
 
 
 @pytest.mark.parametrize("rewritten, bad", [
@@ -102,3 +108,11 @@ def test_agreement_of_the_rewrite_is_checked(rewritten, bad):
     from builder.swap.safety import grammar_refusal
 
     assert (grammar_refusal(rewritten) == "agreement") is bad
+
+
+def test_long_pastes_numbered_lists_and_file_names_are_refused():
+    story = "Once upon a time a knight rode to the castle by the sea. " * 25 + "He saw the beach."
+    assert _mention_refusal(story, "beach") == "long_paste"
+    listing = "Which words fit?\n1. Family\n2. Shopping\n3. In a restaurant\n4. Music"
+    assert _mention_refusal(listing, "restaurant") == "exercise"
+    assert _mention_refusal("Open README.md and tell me about the garden in the picture.", "garden") == "code"
