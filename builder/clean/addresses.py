@@ -51,9 +51,15 @@ NAME_FIRST_ENDINGS = (
     r"tie|katu|kuja|polku|kaari|rinne|ranta|väylä|vej|gade|gyde|stræde|vænget|allé|alle|veien|vegen|vei|vegur"
     r"|vägen|väg|gatan|gata|gaten|gränd|stigen|backen|torget|weg|straat|laan|plein|steeg|gracht|kade|singel|dreef"
     r"|strasse|straße|str|gasse|platz|allee|ufer|damm|steig|pfad|chaussee|stræti|braut|sletta|bakken|svingen|stien"
-    r"|haugen|åsen|utca|útja|út|u|ulice|ulica|třída|náměstí|nám|ská|sokak|sokağı|caddesi|cad|sk|bulvarı|baan|dijk"
+    r"|haugen|åsen|utca|útja|ulice|ulica|třída|náměstí|ská|sokak|sokağı|caddesi|bulvarı|baan|dijk"
     r"|road|street|avenue|lane|drive|way")
-UNIT = r"(?:apt|apartment|suite|ste|unit|flat|room|rm|#)\.?\s*#?\s*\d{1,5}[a-z]?\b"
+# Short type words that must stand alone ("Király u. 23", "Andrássy út 12", "Gül sk. 5"):
+# as word endings they would make "Ubuntu 22" and "Writing task 2" streets.
+NAME_FIRST_WORDS = r"u\.|út|sk\.|cad\.|nám\."
+UNIT = r"(?:apt|apartment|suite|ste|unit|flat|room|rm|#)\.?[ \t]*#?[ \t]*\d{1,5}[a-z]?\b"
+# Alone, without a street: only the words that mean a home ("Apt 4B"), never "Unit 4" of a
+# textbook or "Room 12" of a school.
+LONE_UNIT = re.compile(r"(?:apt|apartment|suite|ste)\b", re.I)
 POSTAL = r"(?:\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|\d{5}-\d{3}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
 NUM = r"\d{1,5}[a-zA-Z]?(?![\w/])"
 LEAD = rf"(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"
@@ -64,7 +70,8 @@ CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|
 STREET_FORMS = (
     ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES})\b\.?", 0.6),
     ("type_first", rf"(?:{LEAD})?(?:{PREFIX_TYPES})\.?\s+(?:{NAME_WORD}\s+){{0,4}}{NAME_WORD}(?:,?\s+{NUM}\.?)?", 0.6),
-    ("name_first", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{L}*(?:{NAME_FIRST_ENDINGS})\.?,?\s+{NUM}\.?", 0.6),
+    ("name_first", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}(?:{L}*(?:{NAME_FIRST_ENDINGS})\.?|{NAME_WORD}\s+"
+                   rf"(?:{NAME_FIRST_WORDS}))(?!\w),?\s+{NUM}\.?", 0.6),
     ("number_name_unit", rf"{LEAD}(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD},?\s*\n?[\s>]*{UNIT}", 0.6),
     ("corner", rf"\bthe\s+corner\s+of\s+[^\n]{{3,60}}?\s+and\s+(?:{NAME_WORD}\s+){{1,3}}(?:{EN_TYPES})\b\.?", 0.6),
     ("name_number_unit", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD}\s+{NUM},?\s*\n?[\s>]*{UNIT}", 0.6),
@@ -109,6 +116,15 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             continue  # cheap checks first: most chat has no unit, code or cue word
         for m in _candidates(pattern, text):
             value = m.group()
+            if name in ONE_LINE_FORMS and ("\n" in value or YEAR_AFTER_COMMA.search(value)):
+                continue  # a street is written on one line: "Ubuntu.\n\n2." and "60\nGrade point" are not
+            if name == "type_first":
+                short = SHORT_TYPES.match(value)
+                if short and not (value[short.end():short.end() + 1] == "." or (
+                        short.group("type")[0].isupper() and short.group("type").lower() == "via")):
+                    continue
+                if not re.search(r"(?<![\w-])\d{1,5}[a-zA-Z]?(?![\w-])", value):
+                    continue  # "via the M1 motorway": no house number
             if name == "number_first":
                 if not _name_ok(m.group("name").split(), lower_text) or re.match(r"\d{3}0s\b", value):
                     continue
@@ -119,6 +135,10 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 if not lower_text and not value[:1].isdigit() and not value[:1].isupper() and name != "type_first":
                     continue
             cued = bool(CUE.search(text[max(0, m.start() - 60):m.start()]))
+            if name == "unit" and not (cued or LONE_UNIT.match(value)):
+                continue
+            if organisation_before(text, m.start()):
+                continue  # a university's or a publisher's address is public, not a person's
             end, coded = extend_block(text, m.end(), lower_text) if name != "unit" else (m.end(), False)
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
             if name == "name_number" and (not (cued or coded) or "\t" in line):
@@ -127,10 +147,32 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
     return found
 
 
-_ENDING_ANY = re.compile(rf"(?:{NAME_FIRST_ENDINGS})\.?,?\s+\d", re.I)
+_ENDING_ANY = re.compile(rf"(?:{NAME_FIRST_ENDINGS})\.?,?\s+\d|\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+\d", re.I)
+# Type words of other languages that are English words or common abbreviations: "via" a
+# route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
+SHORT_TYPES = re.compile(r"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b"
+                         .replace("{LEAD}", LEAD), re.I)
+ONE_LINE_FORMS = ("number_first", "type_first", "name_first", "name_number", "corner")
+YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
 _UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
 _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
+
+
+# Public institutions and publishers: their addresses are printed everywhere. (A company, a
+# department or a ministry above a street is a person's work address in a letter: it stays personal.)
+ORGANISATION = re.compile(r"\b(?:university|universit[éä]t?|universidad|college|institute|publishers?|press|museum"
+                          r"|library|embassy|consulate|all\s+rights\s+reserved|copyright)\b|©|大学|学院|大學", re.I)
+
+
+def organisation_before(text: str, start: int) -> bool:
+    """An organisation named on the street's own line or in the three lines above it, within
+    the same block ("Western Kentucky University, Bowling Green, KY 42101", "Elsevier Science
+    Inc.\n655 Avenue of the Americas")."""
+    window = text[max(0, start - 200):start]
+    block = window.rsplit("\n\n", 1)[-1]
+    lines = block.split("\n")[-4:]
+    return bool(ORGANISATION.search("\n".join(lines)))
 
 
 def _candidates(pattern: re.Pattern, text: str):

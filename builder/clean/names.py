@@ -146,7 +146,8 @@ ORG_AFTER = re.compile(r"^\s+(?:dynasty|empire|kingdom|order|entertainment|inc|l
                        re.I)  # "the Shang Dynasty", "Corus Entertainment"
 BOT_AFTER = re.compile(r"^\s+(?:assistant|bot|ai|gpt|mode)\b", re.I)  # "Jail-Broke Assistant:" is a persona
 # "Who were Atatürk, Tito and Lee Kuan Yew?": asking who someone is means a public figure.
-WHO_WAS = re.compile(r"\bwho\s+(?:is|was|were|are)\b[^?.!\n]{0,160}$|\b(?:biography|life)\s+of\s+$", re.I)
+WHO_WAS = re.compile(r"\b(?:who|how\s+old)\s+(?:is|was|were|are)\b[^?.!\n]{0,160}$|\b(?:biography|life)\s+of\s+$",
+                     re.I)
 
 
 @functools.cache

@@ -32,12 +32,23 @@ def luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
+CARD_CUE = re.compile(r"\b(?:card|credit|debit|visa|master\s?card|amex|maestro|payment|pay|cvv|cvc|expir\w*|exp)\b"
+                      r"|卡|카드|карт", re.I)
+# "coupon_id": "3102024020766862", "订单号 ...": a labelled identifier of a thing, not a card
+NOT_CARD_CUE = re.compile(r"(?:\b(?:id|coupon|order|tracking|invoice|isbn|issn|serial|transaction|txn|ref|sku|imei"
+                          r"|barcode|ean|upc)\b|_id|号|编号|id)[\s\"':=#：]*$", re.I)
+
+
 def find_cards(text: str) -> list[tuple[int, int, str, float]]:
-    """Any 12-19 digit run (usual separators) that passes the Luhn check; a known issuer
-    prefix raises the score. One in ten random numbers passes Luhn, so a bare run without a
-    known prefix scores just above the default threshold: it is still an identifier."""
+    """A 12-19 digit run (usual separators) that passes the Luhn check and either starts with
+    a known issuer prefix or has a card word before it ("card no. 3102 ..."). One in ten
+    random numbers passes Luhn, so a bare run of digits with neither is an id, not a card;
+    and a run labelled as some other identifier ("coupon_id": ..., "order 4...") is not one."""
     out = []
     for m in CARD.finditer(text):
+        before = text[max(0, m.start() - 40):m.start()]
+        if NOT_CARD_CUE.search(before) and not CARD_CUE.search(before):
+            continue
         groups = list(re.finditer(r"\d+", m.group()))
         for last in range(len(groups), 0, -1):  # "4111 1111 1111 1111 12/25": drop trailing groups
             end = groups[last - 1].end()
@@ -45,8 +56,8 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
             if len(digits) < 12:
                 break
             if len(digits) <= 19 and luhn_ok(digits) and len(set(digits)) >= 2:
-                score = 0.9 if CARD_PREFIX.match(digits) else 0.6
-                out.append((m.start(), m.start() + end, "CREDIT_CARD", score))
+                if CARD_PREFIX.match(digits) or CARD_CUE.search(before):
+                    out.append((m.start(), m.start() + end, "CREDIT_CARD", 0.9 if CARD_PREFIX.match(digits) else 0.7))
                 break
     return out
 
@@ -126,7 +137,12 @@ def address_block_codes(text: str, start: int, end: int) -> list[tuple[int, int,
     window_end = min(len(text), end + 160)
     blank = text.find("\n\n", end, window_end)
     window = text[end:blank if blank > 0 else window_end]
-    return [(end + m.start("code"), end + m.end("code"), "ZIP_CODE", 0.6) for m in CODE_AFTER_PLACE.finditer(window)]
+    return [(end + m.start("code"), end + m.end("code"), "ZIP_CODE", 0.6) for m in CODE_AFTER_PLACE.finditer(window)
+            if not (MONTH_BEFORE.search(window[:m.start()]) and re.fullmatch(r"(?:1[5-9]|20)\d\d", m.group("code")))]
+
+
+# "baptised 13 January 1864": a year after a month is a date
+MONTH_BEFORE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?$", re.I)
 
 
 # -- identity documents and other personal identifiers ---------------------------------

@@ -14,7 +14,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
-from builder.clean.precision import keep_span
+from builder.clean.precision import keep_span, private_ip
 from builder.clean.code import code_ranges, in_ranges
 from builder.clean.names import census_name
 from builder.clean.truecase import truecase
@@ -152,7 +152,7 @@ class PiiDetector:
     def _find(self, text: str, ents: list, english: bool, offset: int, ner_text: str | None = None) -> list[dict]:
         """Run the finders; English-only ones read ``ner_text`` (the text NER saw, see truecase.py)."""
         possible = possible_entities(text, self.config.entities)
-        code = code_ranges(text) if "PERSON" in possible else []
+        code = code_ranges(text) if {"PERSON", "IP_ADDRESS"} & possible else []
         out = []
         for finder in self.finders:
             if (finder.english_only and not english) or not possible.intersection(finder.entities):
@@ -160,6 +160,8 @@ class PiiDetector:
             for start, end, entity, score, *basis in finder.find(ner_text if finder.english_only else text, ents):
                 if entity not in possible or (entity == "PERSON" and in_ranges(start, end, code)):
                     continue
+                if entity == "IP_ADDRESS" and private_ip(text[start:end]) and in_ranges(start, end, code):
+                    continue  # a LAN address in a program or a config: nobody's
                 if entity == "PERSON":
                     end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
                     if end <= start or (finder.english_only and ner_text != text and basis == ["ner"]

@@ -67,7 +67,7 @@ monday tuesday wednesday thursday friday saturday sunday january february march 
 august september october november december christmas easter
 mate buddy bro bruh dude man guys guy everyone everybody all team folks friend friends pal sir madam maam boss
 love dear honey babe darling world there gentlemen ladies kids sweetie mom dad mum mommy daddy grandma grandpa
-gpt3 gpt-3 gpt-3.5 chatbot openai anthropic mistral dalle dall-e midjourney bing
+chat gpt3 gpt-3 gpt-3.5 chatbot openai anthropic mistral dalle dall-e midjourney bing
 instagram facebook twitter tiktok youtube whatsapp telegram reddit discord snapchat linkedin pinterest amazon
 netflix spotify microsoft apple samsung huawei xiaomi nvidia intel adobe oracle ibm github gitlab wikipedia
 minecraft roblox fortnite steam playstation xbox nintendo disney marvel pixar
@@ -76,10 +76,14 @@ doctor captain king queen prince princess lord lady master jedi sith
 email e-mail name phone address subject
 """.split()) | frozenset(_STOP_WORDS)
 
+# Paths that name a person take any value (/in/anna-berg, /~anna); paths to a private object
+# need a token after them (dropbox.com/s/a8Kz0Qp1..., but kb.vmware.com/s/article/79832 is public).
 URL_PERSONAL_PATH = re.compile(
-    r"/(~|@)|/(u|user|users|profile|profiles|people|member|members|account|accounts|me|home|id|in|"
-    r"photos?|share|shared|s|d|file|files|invite|reset|verify|track|order|orders)/[^/?#]+", re.I
+    r"/(~|@)|/(u|user|users|profile|profiles|people|member|members|account|accounts|me|home|id|in)/[^/?#]+", re.I
 )
+URL_OBJECT_PATH = re.compile(r"/(?:photos?|share|shared|s|d|file|files|invite|reset|verify|track|order|orders)"
+                             r"/(?P<value>[^/?#]+)", re.I)
+OBJECT_TOKEN = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}")  # a8kz0qp1xw93bd7, not "article"
 # A token or id: hex, or a long run mixing letters and digits ("a8Kz0Qp1..."); a slug of words
 # ("zanmang-loopy-idle-tycoon") is not one.
 URL_TOKENISH = re.compile(r"(?=[0-9a-f]*\d)[0-9a-f]{12,}|(?=[A-Za-z0-9_]*\d)(?=[A-Za-z0-9_]*[A-Za-z])[A-Za-z0-9_]{20,}|\d{6,}")
@@ -105,7 +109,22 @@ def keep_span(entity: str, value: str, score: float, threshold: float) -> bool:
     return rule(value) if rule else True
 
 
+# A PERSON span holding one of these words names an organisation or a place ("Beijing University")
+ORG_WORDS = frozenset("""
+university universität université universidad college institute institution school academy hospital clinic
+company corporation corp inc ltd llc gmbh bank church cathedral temple mosque museum library ministry department
+association society club league party council committee foundation agency authority airport station
+""".split())
+CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|that|there|here|what|who|let)['’](?:m|s|re|ve|ll|d)$", re.I)
+
+
 def _person(value: str) -> bool:
+    if CONTRACTION.match(value.strip()) or re.match(r"(?:the|a|an)\s", value):
+        return False  # "I’m", "the Elder Futhark"
+    if any(w.lower().strip(".,") in ORG_WORDS for w in value.split()):
+        return False
+    if re.sub(r"[\s\-]", "", value.lower()) in NOT_NAMES:
+        return False  # "Chat GPT"
     letters = sum(c.isalpha() for c in value)
     if letters < 2 or any(c.isdigit() or c in ':"“”<>{}[]=/\\|@#' for c in value) or len(value.strip()) < 3:
         return False
@@ -144,6 +163,8 @@ def _url(value: str) -> bool:
         return False
     if URL_PERSONAL_PATH.search(parts.path) or URL_PERSONAL_QUERY.search(parts.query):
         return True
+    if any(OBJECT_TOKEN.fullmatch(m.group("value")) for m in URL_OBJECT_PATH.finditer(parts.path)):
+        return True
     if URL_TOKENISH.search(parts.query):
         return True
     public = host.endswith(("doi.org", "arxiv.org")) or "/doi/" in parts.path
@@ -160,12 +181,38 @@ def _is_ip(host: str) -> bool:
 
 
 def _ip(value: str) -> bool:
-    """Loopback, unspecified and documentation addresses identify nobody."""
+    """Loopback, unspecified, link-local and multicast addresses identify nobody; nor does a
+    network (0.0.0.0/0, 10.0.0.0/8). Private addresses in code are dropped by the scanner
+    (:func:`private_ip`): ``HOST = '192.168.1.1'`` is the same router in millions of homes."""
+    try:
+        net = ipaddress.ip_network(value.strip("[]"), strict=False)
+    except ValueError:
+        return True
+    if net.num_addresses > 1:
+        return False
+    ip = net.network_address
+    return not (ip.is_loopback or ip.is_unspecified or ip.is_link_local or ip.is_multicast)
+
+
+def private_ip(value: str) -> bool:
+    """An RFC 1918 / unique-local address (10.x, 172.16-31.x, 192.168.x, fc00::/7)."""
     try:
         ip = ipaddress.ip_address(value.strip("[]"))
     except ValueError:
-        return True
-    return not (ip.is_loopback or ip.is_unspecified or ip.is_link_local)
+        return False
+    private = (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("172.16.0.0/12"),
+               ipaddress.ip_network("192.168.0.0/16"), ipaddress.ip_network("fc00::/7"))
+    return any(ip.version == net.version and ip in net for net in private)
 
 
-RULES = {"PERSON": _person, "LOCATION": _location, "URL": _url, "IP_ADDRESS": _ip}
+# example.com, user@test, name@localhost: reserved for examples (RFC 2606/6761), nobody's mailbox;
+# john_doe@domain.co.uk, you@yourdomain.com: placeholders
+EXAMPLE_DOMAIN = re.compile(r"@(?:[\w-]+\.)*(?:example|test|invalid|localhost|domain|yourdomain|mydomain|yoursite"
+                            r"|yourcompany)(?:\.[a-z]{2,6}){0,2}$", re.I)
+
+
+def _email(value: str) -> bool:
+    return not EXAMPLE_DOMAIN.search(value.strip())
+
+
+RULES = {"PERSON": _person, "LOCATION": _location, "URL": _url, "IP_ADDRESS": _ip, "EMAIL_ADDRESS": _email}

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from builder.clean.pii import TurnScan, resolve_overlaps
-from builder.clean.precision import NOT_NAMES, is_public
+from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES, is_public
 from builder.clean.truecase import is_english_word
 from builder.clean.surrogates import Redactor, apply_spans
 
@@ -29,18 +29,30 @@ class Redaction:
 
 
 def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
-    """Drop PERSON spans in model turns that no user turn mentions: a chat model cannot know
+    """Drop PERSON spans in model turns that the user did not give: a chat model cannot know
     private people, so a name it brings up itself (Edward Everett, a film's director) is public
-    knowledge or fiction. Names the user gave are still found there (and spread by propagate)."""
+    knowledge or fiction. A model-turn name stays when a name found in a user turn holds it
+    (propagate spreads those anyway) or when its own context vouches for it ("Dear Anna," in a
+    drafted e-mail) and the user typed it; a word the user merely wrote ("Chicago Tylenol
+    murders" -> "del Tylenol" in a Spanish title) is not enough."""
     user_text = " ".join(t for turn, t in zip(turns, texts) if turn["role"] == "user")
+    user_names = {part for turn, text, scan in zip(turns, texts, scans) if turn["role"] == "user"
+                  for s in scan.spans if s["entity"] == "PERSON"
+                  for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()]}
+    user_names = {p.strip(".,'\"’").removesuffix("’s").removesuffix("'s") for p in user_names}
     out = []
     for turn, text, scan in zip(turns, texts, scans):
         if turn["role"] == "user":
             out.append(scan)
             continue
-        spans = [s for s in scan.spans if s["entity"] != "PERSON" or any(
-            re.search(rf"(?<!\w){re.escape(part)}(?!\w)", user_text)
-            for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()] if len(part) >= 3)]
+        spans = []
+        for s in scan.spans:
+            value = text[s["start"]:s["end"]]
+            parts = [p.strip(".,'\"’").removesuffix("’s").removesuffix("'s") for p in [value, *value.split()]]
+            if s["entity"] != "PERSON" or any(p in user_names for p in parts if len(p) >= 3) or (
+                    s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
+                                                       for p in parts if len(p) >= 3)):
+                spans.append(s)
         out.append(TurnScan(spans, scan.timed_out, scan.seconds, scan.english))
     return out
 
@@ -138,23 +150,76 @@ FICTION_KEEPS = ("intro", "relation", "signoff", "address_block", "ner+intro", "
 # Role-play and scripts without the word: "imagine you are...", speaker lines "Natsuki: ...".
 PRETEND = re.compile(r"\b(?:imagine|pretend|act\s+as|you\s+are\s+now|once\s+upon\s+a\s+time|story|stories|storyline"
                      r"|characters|narrative|fairy\s*tale|point\s+of\s+view|plot|season\s+\d+|episode|chapter|script"
-                     r"|sequel|prequel|crossover|universe|forum\s+(?:post|conversation|thread)|monologue|sitcom"
+                     r"|sequel|prequel|crossover|universe|forum\s+(?:post|conversation|thread)|monologue|sitcom|episodes|credits"
                      r"|react(?:s|ing)?\s+to)\b", re.I)
 SPEAKER_LINE = re.compile(r"^\s*\(?(?!(?:name|date|phone|tel|email|e-mail|address|subject|from|to|cc|age|id|title"
                           r"|note|time|re|fax|mobile)\s*:)[A-Z][\w .'-]{0,24}\)?\s*:\s*[\"“(*]?\w", re.M | re.I)
 # Public text handed over to work on: names in a pasted article or paper are public.
 PUBLIC_TEXT = re.compile(r"\b(?:summari[sz]e|summary|translate|translation|paraphrase|proofread|polish|rephrase"
                          r"|academic|paper|article|essay|abstract|news|wikipedia|research)\b", re.I)
-PERSONAL_TEXT = re.compile(r"\b(?:e-?mail|letter|message|cv|resume|résumé|cover\s+letter|application|reply\s+to"
-                           r"|my\s+(?:name|friend|boss|teacher|wife|husband|colleague|mom|dad|son|daughter))\b", re.I)
+# Writing about one's own affairs: a letter or e-mail to send, an application, a relation.
+# ("the message above", "a text message" in a maths problem, "web application" are not.)
+PERSONAL_TEXT = re.compile(
+    r"\b(?:(?:write|draft|compose|send|reply|respond|answer|check|proofread|rewrite|correct|polish|improve|edit"
+    r"|modify|reword|paraphrase)\b[^.\n?!]{0,40}\b(?:e-?mail|letter|message|note|text)"
+    r"|(?:my|this|the\s+following|following|formal|cover|recommendation|reference|motivation|resignation"
+    r"|complaint|apology|thank[- ]you|condolence|invitation)\s+(?:e-?mail|letter)"
+    r"|(?:e-?mail|letter|message|note|text)\s+(?:to|for)\s+(?:my|our|a|an|the)\s+(?!following\b)"
+    r"|(?:^|[.!?:]\s+)(?:an?\s+)?(?:e-?mail|letter|message|note)\s+(?:to|for)\b"
+    r"|cv|resume|résumé|reply\s+to\s+(?:this|my|his|her|their|an?)\b"
+    r"|(?:job|visa|grant|ph\.?d\.?|university|college|school|scholarship|loan|rental|internship|my|an?)\s+application"
+    r"|my\s+(?:name|friend|boss|teacher|wife|husband|colleague|mom|dad|son|daughter|landlord|manager|professor"
+    r"|supervisor|client|girlfriend|boyfriend|partner|brother|sister|mother|father))\b", re.I)
+# A worksheet item: multiple-choice options or a word problem. Its people are invented.
+OPTION_LINE = re.compile(r"^[ \t]*\(?[a-dA-D][).:\t][ \t]*(?:\S|$)", re.M)
+WORD_PROBLEM = re.compile(r"\b(?:which\s+of\s+the\s+following|which\s+(?:assertion|statement|expression|equation)"
+                          r"|how\s+(?:many|much|long|far|fast)\b[^?\n]{0,120}\?|what\s+(?:is|was|would\s+be|will\s+be)"
+                          r"\s+the\s+(?:area|perimeter|volume|probability|total|average|mean|median|ratio|speed"
+                          r"|distance|cost|price|value)|solve\s+for|word\s+problem|answer\s+choices|multiple\s+choice"
+                          r"|choose\s+the\s+(?:best|correct)|true\s+or\s+false|using\s+(?:at\s+least\s+)?\w+\s+of\s+"
+                          r"(?:these|the\s+following)\s+words|use\s+the\s+(?:simple|present|past|future|correct)\b)", re.I)
+
+
+def exercise(turns: list[dict]) -> bool:
+    """A user turn is a worksheet item: three or more options on their own lines, or a word
+    problem ("Suki wants to build a sheep pen ... what would be the area")."""
+    for turn in turns:
+        text = turn["text"] or ""
+        if turn["role"] == "user" and (len(OPTION_LINE.findall(text)) >= 3
+                                       or WORD_PROBLEM.search(text)):
+            return True
+    return False
+
+
+def _typed(turns: list[dict]) -> list[str]:
+    """What the user typed themselves: user turns shorter than a pasted text."""
+    return [t["text"] or "" for t in turns if t["role"] == "user" and len(t["text"] or "") < LONG_TURN]
+
+
+QUOTED_SPEECH = re.compile(r"[\"“][^\"“”\n]{2,200}[\"”]")
+SPEECH_VERB = re.compile(r"\b(?:said|asked|replied|exclaimed|whispered|shouted|muttered|smiled|laughed|nodded|sighed)\b")
+
+
+STORY_MARKERS = re.compile(r"\bonce upon a time\b|\bhappily ever after\b|\blittle did (?:he|she|they) know\b", re.I)
+
+
+def narrated(text: str) -> bool:
+    """A model's answer that is a story or a script: a fairy-tale opening, quoted speech and
+    speech verbs throughout a long text, or speaker lines ("User2: ...", "JANE: ...")."""
+    return bool(STORY_MARKERS.search(text)) or len(SPEAKER_LINE.findall(text)) >= 3 or (
+        len(text) >= LONG_TURN and len(QUOTED_SPEECH.findall(text)) >= 4 and len(SPEECH_VERB.findall(text)) >= 2)
 
 
 def fiction(turns: list[dict]) -> bool:
-    """The user asks for or writes fiction: names in it are characters."""
+    """The user asks for or writes fiction: names in it are characters. Also when the user
+    only set a scene ("Stella, the cafe owner, hypnotises David...") and the model answered
+    with a story: the names are the story's."""
     for turn in turns:
-        if turn["role"] != "user":
-            continue
         text = turn["text"] or ""
+        if turn["role"] != "user":
+            if narrated(text):
+                return True
+            continue
         if FICTION.search(text) or PRETEND.search(text) or len(SPEAKER_LINE.findall(text)) >= 3:
             return True
     return False
@@ -163,7 +228,7 @@ def fiction(turns: list[dict]) -> bool:
 def public_text(turns: list[dict]) -> bool:
     """The user hands over a public text (an article, a paper) to summarise or translate."""
     users = [t["text"] or "" for t in turns if t["role"] == "user"]
-    return any(PUBLIC_TEXT.search(u) for u in users) and not any(PERSONAL_TEXT.search(u) for u in users)
+    return any(PUBLIC_TEXT.search(u) for u in users) and not any(PERSONAL_TEXT.search(u) for u in _typed(turns))
 
 
 STRUCTURED = ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "STREET_ADDRESS", "ZIP_CODE",
@@ -197,8 +262,11 @@ def drop_pasted_names(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]
 
 
 def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
-    return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON" or s.get("basis") in FICTION_KEEPS],
-                     scan.timed_out, scan.seconds, scan.english) for scan in scans]
+    """Every PERSON span goes: in fiction, a worksheet or a public text that is not about the
+    user's own affairs, even "I'm John Smith" is a character speaking (``personal`` already
+    looked for the user's own introductions in the turns they typed)."""
+    return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON"], scan.timed_out, scan.seconds, scan.english)
+            for scan in scans]
 
 
 def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
@@ -214,6 +282,41 @@ def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]
     return out
 
 
+_MULTIWORD_PUBLIC = re.compile(r"(?<!\w)(" + "|".join(sorted((re.escape(n) for n in PUBLIC_FIGURES if " " in n),
+                                                                key=len, reverse=True)) + r")(?!\w)")
+
+
+def drop_public_parts(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+    """A dialogue that names "Kobe Bryant" means him by "bryant" too: parts of a well-known
+    name it mentions are public within the dialogue."""
+    parts = {w for m in _MULTIWORD_PUBLIC.finditer("\n".join(texts).lower()) for w in m.group().split() if len(w) >= 3}
+    if not parts:
+        return scans
+
+    def public(value: str) -> bool:
+        words = [w.strip(".,'\"’").removesuffix("’s").removesuffix("'s").lower() for w in value.split()]
+        return bool(words) and all(w in parts for w in words if w)
+
+    return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON" or not public(text[s["start"]:s["end"]])],
+                     scan.timed_out, scan.seconds, scan.english) for text, scan in zip(texts, scans)]
+
+
+def drop_lowercase_guesses(turns: list[dict], texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+    """A dialogue about well-known people ("write a 2016 nba season with kobe bryant ... and
+    kevin durant"), typed all in lower case: the other names NER guessed there after
+    truecasing are their peers, too weak to act on outside a personal dialogue; cues ("my
+    name praba", "my friend kevin") still count."""
+    if not _MULTIWORD_PUBLIC.search("\n".join(texts).lower()):
+        return scans
+    out = []
+    for turn, text, scan in zip(turns, texts, scans):
+        if turn["role"] == "user" and not any(c.isupper() for c in text):
+            scan = TurnScan([s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") in WEAK)],
+                            scan.timed_out, scan.seconds, scan.english)
+        out.append(scan)
+    return out
+
+
 def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], config) -> Redaction:
     texts = [t["text"] or "" for t in turns]
     if any(scan.timed_out for scan in scans):
@@ -221,11 +324,11 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
     if config.model_names_public:
         scans = user_sourced_names(turns, texts, scans)
-    scans = drop_common_words(texts, scans)
+    scans = drop_public_parts(texts, drop_common_words(texts, scans))
     if not personal(turns, scans):
-        if fiction(turns) or public_text(turns):
+        if fiction(turns) or public_text(turns) or exercise(turns):
             scans = drop_characters(scans)
-        scans = drop_pasted_names(texts, scans)
+        scans = drop_lowercase_guesses(turns, texts, drop_pasted_names(texts, scans))
     per_turn = propagate(texts, scans)
     redactor = Redactor(config, dialogue_id)
     shares, too_much = {}, []

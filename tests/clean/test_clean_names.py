@@ -30,6 +30,40 @@ def _rows():
                   ("assistant", "Your LinkedIn profile looks good, Margarethe.")], source_id="url"),
         dialogue([("user", "In Python, `class Material` has a field TextField; why does Material fail?"),
                   ("assistant", "Material fails because TextField is not imported.")], source_id="code"),
+        # a pasted story in which a character introduces himself is still fiction
+        dialogue([("user", "Here is a story:\n\n" + "The Doctor became a human named John Smith and lived in a "
+                           "cottage with Martha. " * 30 + "\"I'm John Smith,\" he said to Joan."),
+                  ("assistant", "John Smith and Martha are wonderful characters.")], source_id="pasted_story"),
+        # the user only sets a scene; the model's answer is a story
+        dialogue([("user", "(The cafe owner, Stella, sometimes hypnotises David) David works at a cafe. His friend "
+                           "Victoria pops in to say hi."),
+                  ("assistant", "Once upon a time, David was wiping tables when Victoria walked in. \"Hi David!\" "
+                                "she said. Stella smiled.")], source_id="scene"),
+        # a worksheet item: its people are invented
+        dialogue([("user", "Suki wants to build a 60 ft. long rectangular sheep pen. If she bought 150 feet of "
+                           "fencing, what would be the area of the sheep pen?\na\t900 ft2\nb\t1800 ft2\nc\t2700 ft2"),
+                  ("assistant", "Suki's pen has an area of 1800 ft2, so the answer is b.")], source_id="worksheet"),
+        # words the user gave are not names because the model writes them in a title
+        dialogue([("user", "What are short SEO titles for a youtube video on the \u201cChicago Tylenol murders\u201d?"),
+                  ("assistant", "1. \"El Misterio del Tylenol: Descifrando el Caso de Chicago\"\n2. \"Los "
+                                "Acontecimientos del Tylenol\"")], source_id="titles"),
+        # a lower-case chat about well-known people: their peers are public too
+        dialogue([("user", "write a 2017 nba season with kobe bryant coach of the lakers and the warriors signing "
+                           "kevin durant"),
+                  ("assistant", "In 2017 Kobe Bryant took over the Lakers while Kevin Durant joined the Warriors.")],
+                 source_id="sports"),
+        # "the message above" is not a letter; the story is still fiction
+        dialogue([("user", "Give me the same sequel of the message above, but the story ends with Princess "
+                           "Seraphina forgiving Morgana."),
+                  ("assistant", "Princess Seraphina looked at Morgana and forgave her.")], source_id="message_above"),
+        # a LAN address in code stays; a public one in the user's error message goes
+        dialogue([("user", "HOST = '192.168.1.1'\nPORT = 8001\nCan't connect to MySQL server on '35.224.49.90:3306'"),
+                  ("assistant", "Check the firewall of 35.224.49.90.")], source_id="ips"),
+        # a work e-mail the user drafts: its people are real
+        dialogue([("user", "rewrite this email : Hi everyone, please read below the message from the hiring manager "
+                           "about the onboarding of Mrs Cheng.\n\nThanks\nMickael"),
+                  ("assistant", "Hi everyone,\n\nCould you review the message about Mrs. Cheng?\n\nBest regards,\n"
+                                "Mickael")], source_id="work_email"),
     ]
 
 
@@ -75,3 +109,28 @@ def test_urls_with_a_name_go_and_documentation_stays(cleaned):
 
 def test_code_identifiers_are_not_names(cleaned):
     assert cleaned["code"]["pii"] == []
+
+
+@pytest.mark.parametrize("source_id,names", [
+    ("pasted_story", ["John Smith", "Martha", "Joan"]),
+    ("scene", ["Stella", "David", "Victoria"]),
+    ("worksheet", ["Suki"]),
+    ("titles", ["Tylenol", "Chicago", "Los Acontecimientos"]),
+    ("sports", ["bryant", "durant", "Kevin Durant"]),
+    ("message_above", ["Seraphina", "Morgana"]),
+])
+def test_characters_worksheets_titles_and_public_peers_stay(cleaned, source_id, names):
+    text = _text(cleaned[source_id])
+    for name in names:
+        assert name in text, (name, text)
+    assert not [s for s in cleaned[source_id]["pii"] if s["entity"] == "PERSON"]
+
+
+def test_lan_addresses_in_code_stay_and_public_ones_go(cleaned):
+    text = _text(cleaned["ips"])
+    assert "192.168.1.1" in text and "35.224.49.90" not in text
+
+
+def test_people_in_a_drafted_work_email_go(cleaned):
+    text = _text(cleaned["work_email"])
+    assert "Mickael" not in text and "Cheng" not in text, text

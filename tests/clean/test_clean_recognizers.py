@@ -32,6 +32,17 @@ def test_non_luhn_numbers_and_decimals_are_not_cards():
     assert find_cards("order 4111 1111 1111 1112 and pi 3.141592653589793") == []
 
 
+def test_luhn_valid_ids_are_not_cards():
+    """One random number in ten passes Luhn: without an issuer prefix or a card word it is an
+    id, and a run labelled as another identifier is never a card."""
+    bare = luhn_complete("3102", 16)
+    assert find_cards(f"total {bare} points") == []
+    assert find_cards(f'"coupon_id": "{bare}"') == []
+    assert find_cards(f"优惠id:{bare}") == []
+    assert find_cards(f"order id: {luhn_complete('4', 16)}") == []
+    assert find_cards(f"my debit card {bare}") != []
+
+
 @pytest.mark.parametrize("text,value", [
     ("Mali 089 72 63 41 office 166-684-7899 fax", "089 72 63 41"),       # cue after the number
     ("51-16-34-25-Office", "51-16-34-25"),
@@ -76,6 +87,50 @@ def test_postal_codes_and_identity_numbers():
 ])
 def test_street_addresses_in_many_orders_with_their_block(text, value):
     assert value in [text[s:e] for s, e, _, _ in find_streets(text)]
+
+
+@pytest.mark.parametrize("text,value", [
+    ("Andrássy út 12, Budapest", "Andrássy út 12"),
+    ("Lakás: Király u. 23.", "Király u. 23."),
+    ("scrivimi a Via Roma 3, Milano", "Via Roma 3, Milano"),
+    ("address: al. Jana Pawła 5", "al. Jana Pawła 5"),
+])
+def test_short_type_words_count_alone_or_with_their_dot(text, value):
+    assert any(value in text[s:e] for s, e, _, _ in find_streets(text)), find_streets(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Open vSwitch is now installed on Ubuntu 22", "Write a band 9 IELTS Writing task 2 essay",
+    "during the Shang Dynasty (Qiu, 2015).", "the route would take you via the M1 motorway, which",
+    "use the words learned in Unit 4 as often as possible", "size, fitting room.\n4. Work: office",
+    "select GPU.\n\n4. Install the OpenAI API", "their children's TV channels.\n\nUser3: Really?",
+    "Below 60\nGrade point  Percentage",
+])
+def test_versions_citations_routes_and_list_items_are_not_streets(text):
+    assert find_streets(text) == []
+
+
+def test_a_year_after_a_month_is_no_postal_code():
+    from builder.clean.numbers import address_block_codes
+    text = "of 3 Caledonian Terrace, New Cross, Kent, England. He was baptised 13 January 1864 at Camberwell"
+    (start, end, *_), = find_streets(text)
+    assert address_block_codes(text, start, end) == []
+
+
+@pytest.mark.parametrize("entity,value,kept", [
+    ("IP_ADDRESS", "35.224.49.90", True), ("IP_ADDRESS", "10.218.6.131", True),   # private, but in prose
+    ("IP_ADDRESS", "0.0.0.0/0", False), ("IP_ADDRESS", "127.0.0.1", False), ("IP_ADDRESS", "fe80::1", False),
+    ("IP_ADDRESS", "d80:e4b5:79da:6cf6:71f3:51f7:9161:c319", True),
+    ("EMAIL_ADDRESS", "info@example.com", False), ("EMAIL_ADDRESS", "anna@mail.example.org", False),
+    ("EMAIL_ADDRESS", "anna.berg@gmail.com", True), ("EMAIL_ADDRESS", "John_Doe@domain.co.uk", False),
+    ("URL", "https://kb.vmware.com/s/article/79832", False),
+    ("URL", "https://www.dropbox.com/s/a8kz0qp1xw93bd7/scan.pdf", True),
+    ("PERSON", "I\u2019m", False), ("PERSON", "the Elder Futhark", False), ("PERSON", "Beijing University", False),
+    ("PERSON", "Chat GPT", False), ("PERSON", "Anna Berg", True),
+])
+def test_precision_rules(entity, value, kept):
+    from builder.clean.precision import keep_span
+    assert keep_span(entity, value, 0.9, 0.5) is kept
 
 
 @pytest.mark.parametrize("text", ["it is a 45 minute drive from here", "In the 1940s as a way to save money",
