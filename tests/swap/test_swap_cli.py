@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from io import BytesIO as io_bytes
+from io import BytesIO
 from pathlib import Path
 
 import polars as pl
@@ -263,7 +263,7 @@ def test_diffusion_source_end_to_end_with_a_random_weight_pipeline(classified, t
         assert store.has(image["sha256"], image["mime"])
         data = store.read(image["sha256"], image["mime"])
         assert sha256_file(store.path(image["sha256"], image["mime"])) == image["sha256"]
-        with Image.open(io_bytes(data)) as im:
+        with Image.open(BytesIO(data)) as im:
             assert im.format == "PNG" and im.size == (512, 512) and im.mode == "RGB"
             assert max(hi - lo for lo, hi in im.getextrema()) > 0  # a drawn picture, not a blank canvas
         assert metadata_found(data, "image/png") == ()
