@@ -122,3 +122,14 @@ def model_dir(root: Path, release: str = "mmrc-v0.1.0") -> Path:
     assert len(found) == 1, found
     assert found[0].name.startswith("smoke-model-") and len(found[0].name) == len("smoke-model-") + 8
     return found[0]
+
+
+# -- swap (tests/swap) ------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def tiny_t2i_pipeline(tmp_path_factory):
+    """A tiny random-weight Stable Diffusion pipeline folder (safetensors); its pictures are noise."""
+    pytest.importorskip("diffusers", reason="diffusers is not installed: pip install -e '.[diffusion]' "
+                                             "(part of the dev extra)")
+    from t2i_fixtures import build_tiny_sd_pipeline
+
+    return build_tiny_sd_pipeline(tmp_path_factory.mktemp("t2i") / "tiny-sd")

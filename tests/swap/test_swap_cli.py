@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from io import BytesIO
 from pathlib import Path
 
 import polars as pl
@@ -223,44 +224,141 @@ def test_variant_lands_in_its_originals_part(classified, tmp_path):
     assert len(io.parts(out)) == 2
 
 
-def test_text_to_image_source_behind_the_same_interface(classified, tmp_path, monkeypatch):
-    """A stand-in `diffusers` module: the stage must use whatever the pipeline draws,
-    unthresholded (score null), with the prompt built from the span and its sentence."""
-    import sys
-    import types
-
+def test_diffusion_source_end_to_end_with_a_random_weight_pipeline(classified, tiny_t2i_pipeline, tmp_path,
+                                                                    monkeypatch):
+    """The real diffusers code path on a tiny RANDOM-WEIGHT Stable Diffusion pipeline (its pictures are
+    noise; see tests/fixtures/t2i_fixtures.py): AutoPipelineForText2Image loads the safetensors folder,
+    draws one 512 x 512 image per variant, unthresholded (score null), from the span and its sentence;
+    every image is a clean PNG in the output's store; the manifest names the pipeline and its hashes."""
+    import diffusers
     from PIL import Image
 
-    prompts = []
+    from builder.exif import metadata_found
+    from builder.images import accept_image
+    from builder.io import sha256_file, sha256_json
+    from builder.models import folder_fingerprint
 
-    class FakePipe:
-        def __call__(self, prompt, num_inference_steps, height, width, generator):
-            prompts.append(prompt)
-            colour = tuple(int(x) for x in generator.initial_seed().to_bytes(8, "big")[:3])
-            return types.SimpleNamespace(images=[Image.new("RGB", (width, height), colour)])
+    prompts, real_call = [], diffusers.StableDiffusionPipeline.__call__
 
-        def set_progress_bar_config(self, disable):
-            pass
+    def spy(pipe, prompt, **kwargs):
+        prompts.append(prompt)
+        return real_call(pipe, prompt, **kwargs)
 
-        def to(self, device):
-            return self
-
-    fake = types.SimpleNamespace(AutoPipelineForText2Image=types.SimpleNamespace(
-        from_pretrained=lambda *a, **k: FakePipe()))
-    monkeypatch.setitem(sys.modules, "diffusers", fake)
-    model = tmp_path / "t2i"
-    model.mkdir()
-    (model / "model_index.json").write_text("{}")
+    monkeypatch.setattr(diffusers.StableDiffusionPipeline, "__call__", spy)
     out = tmp_path / "generated"
     result = CliRunner().invoke(main, ["swap", str(classified), "-o", str(out), "--device", "cpu",
-                                       "--image-source", "diffusion", "--t2i-model", str(model),
-                                       "--threshold", "0.99"])
+                                       "--image-source", "diffusion", "--t2i-model", str(tiny_t2i_pipeline),
+                                       "--t2i-steps", "2", "--threshold", "0.99"])
     assert result.exit_code == 0, result.output
     variants = frame(out).filter(pl.col("variant_of").is_not_null()).to_dicts()
     assert len(variants) == 4 and len(prompts) == 4  # one image per variant, nothing wasted
     assert any(p.startswith("a photo of Colosseum, I visited the Colosseum") for p in prompts)
+    seen = set()
     for v in variants:
         (s,) = v["swaps"]
-        assert s["image_source"] == "diffusion" and s["score"] is None
+        assert s["image_source"] == "diffusion" and s["score"] is None  # --threshold 0.99 does not apply
         image = v["turns"][s["turn"]]["images"][-1]
-        assert image["mime"] == "image/png" and ImageStore(out).has(image["sha256"], image["mime"])
+        assert (image["mime"], image["width"], image["height"]) == ("image/png", 512, 512)
+        store = ImageStore(out)
+        assert store.has(image["sha256"], image["mime"])
+        data = store.read(image["sha256"], image["mime"])
+        assert sha256_file(store.path(image["sha256"], image["mime"])) == image["sha256"]
+        with Image.open(BytesIO(data)) as im:
+            assert im.format == "PNG" and im.size == (512, 512) and im.mode == "RGB"
+            assert max(hi - lo for lo, hi in im.getextrema()) > 0  # a drawn picture, not a blank canvas
+        assert metadata_found(data, "image/png") == ()
+        assert accept_image(data, 10**8, 10**8)[0] == data  # already clean: accept_image leaves it as is
+        seen.add(image["sha256"])
+    assert len(seen) == 4  # each prompt seeds its own draw
+    manifest = json.loads((out / "manifest.json").read_text())
+    files = folder_fingerprint(tiny_t2i_pipeline)
+    assert files["unet/diffusion_pytorch_model.safetensors"] == sha256_file(
+        tiny_t2i_pipeline / "unet" / "diffusion_pytorch_model.safetensors")
+    assert manifest["config"]["image_source"] == "diffusion"
+    assert manifest["config"]["t2i_model"] == str(tiny_t2i_pipeline)
+    assert manifest["config"]["source_hash"] == sha256_json(files)
+    assert {"name": "text-to-image", "version": "tiny-sd", "files": files} in manifest["models"]
+    assert manifest["report"]["variants"] == manifest["report"]["images_added"] == 4
+
+
+def test_diffusion_draws_are_seeded(tiny_t2i_pipeline):
+    """Same seed and prompt: the same bytes; another prompt or seed: another picture (random weights)."""
+    pytest.importorskip("diffusers")
+    from builder.swap.sources import Query
+    from builder.swap.sources.diffusion import TextToImage
+
+    def draw(seed, *queries):
+        source = TextToImage(tiny_t2i_pipeline, steps=1, seed=seed, size=64, max_pixels=10**8, max_bytes=10**8)
+        source.setup("cpu", None)
+        return [m[0].key for m in source.find(list(queries))], source
+
+    colosseum, cat = Query("Colosseum", "I visited the Colosseum.", "place"), Query("cat", "Our cat.", "animal")
+    (a, b), source = draw(0, colosseum, cat)
+    (again,), _ = draw(0, colosseum)
+    (other_seed,), _ = draw(1, colosseum)
+    assert a == again and len({a, b, other_seed}) == 3
+    data, info = source.load(a)
+    assert (info.mime, info.width, info.height) == ("image/png", 64, 64)
+
+
+def _with_pickled_unet(pipeline: Path, dest: Path) -> Path:
+    import shutil
+
+    import torch
+    from safetensors.torch import load_file
+
+    shutil.copytree(pipeline, dest)
+    weights = dest / "unet" / "diffusion_pytorch_model.safetensors"
+    torch.save(load_file(weights), dest / "unet" / "diffusion_pytorch_model.bin")
+    weights.unlink()
+    return dest
+
+
+def test_diffusion_refuses_pickled_weights(classified, tiny_t2i_pipeline, tmp_path, monkeypatch):
+    """A component with only a .bin (pickle) is refused in one line before anything is unpickled."""
+    import torch
+
+    model = _with_pickled_unet(tiny_t2i_pipeline, tmp_path / "pickled")
+
+    def no_unpickling(*args, **kwargs):
+        raise AssertionError("torch.load called on a refused pipeline")
+
+    monkeypatch.setattr(torch, "load", no_unpickling)
+    result = CliRunner().invoke(main, ["swap", str(classified), "-o", str(tmp_path / "o"), "--device", "cpu",
+                                       "--image-source", "diffusion", "--t2i-model", str(model)])
+    assert result.exit_code == 5, result.output
+    assert "unet/ has only pickled weights (diffusion_pytorch_model.bin)" in result.output
+    assert "convert them to safetensors" in result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_diffusion_loader_is_safetensors_only_too(tiny_t2i_pipeline, tmp_path):
+    """Behind the folder check (the source built directly), diffusers' loader still refuses pickles
+    (use_safetensors=True), and its failure is one line, not a diffusers traceback."""
+    pytest.importorskip("diffusers")
+    from builder.errors import ModelError
+    from builder.swap.sources.diffusion import TextToImage
+
+    model = _with_pickled_unet(tiny_t2i_pipeline, tmp_path / "pickled")
+    source = TextToImage(model, steps=1, seed=0, size=64, max_pixels=10**8, max_bytes=10**8)
+    with pytest.raises(ModelError) as err:
+        source.setup("cpu", None)
+    message = str(err.value)
+    assert "diffusion_pytorch_model.safetensors" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "is not a diffusers pipeline folder (no readable model_index.json"),
+    ("not json", "is not a diffusers pipeline folder (no readable model_index.json"),
+])
+def test_diffusion_needs_a_pipeline_folder(classified, tmp_path, content, message):
+    model = tmp_path / "t2i"
+    model.mkdir()
+    (model / "model.ckpt").write_bytes(b"not loaded")
+    if content is not None:
+        (model / "model_index.json").write_text(content)
+    result = CliRunner().invoke(main, ["swap", str(classified), "-o", str(tmp_path / "o"), "--device", "cpu",
+                                       "--image-source", "diffusion", "--t2i-model", str(model)])
+    assert result.exit_code == 5 and message in result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output

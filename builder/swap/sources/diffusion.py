@@ -1,24 +1,53 @@
 """Text-to-image generation (diffusers) behind the image-source interface.
 
-Optional and GPU-minded: needs ``pip install diffusers`` and a local pipeline folder
-(``--t2i-model PATH``; nothing is downloaded). Each image is seeded from the stage seed
-and the prompt, so a rerun on the same hardware draws the same picture. Generated images
-have no retrieval score and are never thresholded.
+Optional and GPU-minded: needs the ``diffusion`` extra (``pip install -e '.[diffusion]'``) and a
+local pipeline folder (``--t2i-model PATH``; nothing is downloaded) whose weights are
+safetensors: a component with only pickled weights (``.bin``, ``.pt``, ...) is refused before
+anything is loaded. Each image is seeded from the stage seed and the prompt, so a rerun on the
+same hardware draws the same picture. Generated images have no retrieval score and are never
+thresholded.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 from pathlib import Path
 
 from builder.errors import ConfigError, ModelError, require
 from builder.images import ImageInfo, accept_image
 from builder.io import sha256_json
-from builder.models import folder_fingerprint
+from builder.models import UNSAFE_SUFFIXES, folder_fingerprint
 from builder.swap.sources import Match, Query
 
 PROMPT = "a photo of {text}, {sentence}"
+PICKLE_SUFFIXES = (".ckpt", *UNSAFE_SUFFIXES)
+
+
+def check_pipeline_folder(folder: Path) -> None:
+    """A diffusers pipeline folder (``model_index.json``) whose components have safetensors weights.
+
+    Pickled weights can run code when loaded: a component folder that holds only those is refused
+    here, before diffusers is imported (which also loads with ``use_safetensors=True``).
+    """
+    index = folder / "model_index.json"
+    try:
+        components = json.loads(index.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"--t2i-model {folder} is not a diffusers pipeline folder (no readable model_index.json: "
+                         f"{type(exc).__name__}); pass the folder `save_pretrained` wrote") from None
+    names = [k for k, v in components.items() if not k.startswith("_") and isinstance(v, list) and v[0]] \
+        if isinstance(components, dict) else []
+    for name in names:
+        part = folder / name
+        if not part.is_dir() or any(part.glob("*.safetensors")):
+            continue
+        pickled = sorted(p.name for p in part.iterdir() if p.suffix in PICKLE_SUFFIXES)
+        if pickled:
+            raise ModelError(f"--t2i-model {folder}: {name}/ has only pickled weights ({', '.join(pickled)}), which "
+                             "are never loaded; convert them to safetensors (save_pretrained(..., "
+                             "safe_serialization=True)) or use a pipeline folder that ships them")
 
 
 class TextToImage:
@@ -38,6 +67,7 @@ class TextToImage:
                 f"--image-source diffusion needs --t2i-model PATH to a local diffusers pipeline folder "
                 f"(got {config.t2i_model!r}); download one on a machine with internet"
             )
+        check_pipeline_folder(Path(config.t2i_model))
         return cls(Path(config.t2i_model), steps=config.t2i_steps, seed=config.seed, size=config.t2i_size,
                    max_pixels=config.max_image_pixels, max_bytes=config.max_image_bytes)
 
@@ -45,15 +75,16 @@ class TextToImage:
         return sha256_json(folder_fingerprint(self.model))
 
     def setup(self, device: str, embedder) -> None:
-        diffusers = require("diffusers", "diffusers")
+        diffusers = require("diffusers", "'mmrc-build[diffusion]'")  # the pinned version
         import torch
 
         dtype = torch.float16 if device.startswith("cuda") else torch.float32
         try:
             pipe = diffusers.AutoPipelineForText2Image.from_pretrained(
-                str(self.model), torch_dtype=dtype, local_files_only=True, use_safetensors=True)
+                str(self.model), dtype=dtype, local_files_only=True, use_safetensors=True, trust_remote_code=False)
         except Exception as exc:
-            raise ModelError(f"cannot load the text-to-image pipeline at {self.model} ({exc}); "
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ModelError(f"cannot load the text-to-image pipeline at {self.model} ({first}); "
                              "pass --t2i-model PATH to a diffusers folder with safetensors weights") from exc
         pipe.set_progress_bar_config(disable=True)
         self.pipe, self.device = pipe.to(device), device
