@@ -100,6 +100,7 @@ bench: setup
 	$(PY) bench/ingest.py
 	$(PY) bench/clean.py
 	$(PY) bench/classify.py
+	$(PY) bench/classify_real.py
 	$(PY) bench/swap.py
 	$(PY) bench/release.py
 	$(PY) bench/pipeline.py
