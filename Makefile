@@ -102,6 +102,7 @@ bench: setup
 	$(PY) bench/classify.py
 	$(PY) bench/classify_real.py
 	$(PY) bench/swap.py
+	$(PY) bench/swap_real.py
 	$(PY) bench/release.py
 	$(PY) bench/pipeline.py
 	$(MAKE) demo

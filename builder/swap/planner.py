@@ -26,7 +26,7 @@ import polars as pl
 from builder.records import dialogue_id
 from builder.swap import lexicon as lx
 from builder.swap.rewrite import rewrite
-from builder.swap.safety import grammar_refusal
+from builder.swap.safety import grammar_refusal, titled_elsewhere, word_sense
 from builder.swap.sources import Query
 from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
@@ -128,8 +128,9 @@ class Planner:
                 break
             t_i, found = by_candidate[id(cand)]
             text = row["turns"][t_i]["text"]
-            result = None if cand.mention.refusal else rewrite(text, cand, found)
-            reason = (cand.mention.refusal or ("still_named" if result is None else None)
+            refusal = cand.mention.refusal or titled_elsewhere(row, cand.mention)
+            result = None if refusal else rewrite(text, cand, found)
+            reason = (refusal or ("still_named" if result is None else None)
                       or ("pii_overlap" if overlaps(result, row["pii"], row["turns"][t_i]["index"]) else None)
                       or grammar_refusal(result.text))
             if reason:
@@ -142,10 +143,17 @@ class Planner:
         return {"ok": ok, "refused": refused, "why": why,
                 "candidates": len({(c.turn, c.key) for _, _, c in cands})}
 
-    def _named(self, key: str, words: set[str]) -> bool:
+    def _same_sense(self, key: str, cand: Candidate) -> bool:
+        """An ambiguous word ("lab") needs its sentence to show the sense the picture shows."""
+        captions = getattr(self.source, "caption_text", None)
+        if captions is None:
+            return word_sense(cand.mention.lemma, cand.mention.sentence, cand.mention.sentence)
+        return word_sense(cand.mention.lemma, cand.mention.sentence, captions(key))
+
+    def _named(self, key: str, words: set[str], at_least: int = 2) -> bool:
         """An image bank's captions must name the thing; a generator is prompted with its name."""
         names = getattr(self.source, "names", None)
-        return names is None or names(key, words)
+        return names is None or names(key, words, at_least)
 
     def _choose(self, row: dict, plan: dict, matches: list) -> Outcome:
         n = plan["candidates"]
@@ -161,9 +169,12 @@ class Planner:
             if cand.turn in used_turns or len(chosen) >= self.config.swaps_per_dialogue:
                 continue
             words = {cand.mention.head, cand.mention.lemma, cand.mention.core}
+            # "a kicked rugby ball": every word of a common compound must be named too ("balls" is not enough)
+            compounds = [] if cand.mention.proper else cand.mention.core.split()[:-1]
             match = next((m for m in found if m.key not in used_images
                           and (m.score is None or m.score >= self.config.threshold)
-                          and self._named(m.key, words)), None)
+                          and self._named(m.key, words) and all(self._named(m.key, {w}, 1) for w in compounds)
+                          and self._same_sense(m.key, cand)), None)
             if match is None:
                 continue
             _, info = self.source.load(match.key)

@@ -54,14 +54,27 @@ def rewrite(text: str, candidate: Candidate, turn_mentions: list[Mention]) -> Re
     if candidate.mention not in targets:
         targets.append(candidate.mention)
     targets.sort(key=lambda m: m.start)
-    edits = [Edit(m.start, m.end, m.text, deictic_phrase(m, candidate.category)) for m in targets]
+    edits = [_edit(text, m, deictic_phrase(m, candidate.category)) for m in targets]
     new = text
     for edit in reversed(edits):
         new = new[:edit.start] + edit.replacement + new[edit.end:]
     if still_named(new, candidate.mention):
         return None
-    primary = next(e for e in edits if e.start == candidate.mention.start)
+    primary = next(e for e, m in zip(edits, targets) if m.start == candidate.mention.start)
     return Rewrite(new, (primary, *[e for e in edits if e is not primary]))
+
+
+ON_BEFORE = re.compile(r"(?<!\w)([Oo]n)\s+$")
+
+
+def _edit(text: str, mention: Mention, phrase: str) -> Edit:
+    """One replacement; a place one was *on* ("on the beach") one is *at* once it is "this place"."""
+    on = ON_BEFORE.search(text[max(0, mention.start - 4):mention.start])
+    if on and re.search(r"\bplaces?\b", phrase):
+        start = mention.start - len(on.group())
+        at = "At" if on.group(1) == "On" else "at"
+        return Edit(start, mention.end, text[start:mention.end], f"{at} {phrase}")
+    return Edit(mention.start, mention.end, mention.text, phrase)
 
 
 def still_named(text: str, mention: Mention) -> bool:

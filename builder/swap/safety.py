@@ -13,7 +13,16 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
   inline: "a 87% b 89% c 64%"), a numbered list of three or more items or a sentence to complete or correct ("___", "fill in the blank");
 * ``creation_request``: the span is what the user asks to be drawn, written or generated ("give me
   a painting of …", "draw a cat"): a photo of one would change the request;
-* ``agreement`` (checked on the rewritten turn): "is these", "are this", "a this", "these X is".
+* ``story_request``: the turn asks for a story, a chapter, a poem or a script, or sets an
+  imagined scene ("imagine you are organising..."): what it names is the premise, not the
+  user's scene ("a couple on a secluded beach meet a fairy");
+* ``activity``: the span is an activity, not a thing ("repairs, painting, flooring");
+* ``title``: the span is the name of a work written in lower case ("what is my little pony
+  about?" while the answer says "My Little Pony");
+* ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
+  against the picture's ("an advanced process in the lab" is no Labrador); see ``SENSES``;
+* ``agreement`` (checked on the rewritten turn): "is these", "are this", "a this", "these X is",
+  and "on this place" (a beach one is *on*, a place one is *at*).
 """
 
 from __future__ import annotations
@@ -35,7 +44,38 @@ CREATE = {"draw", "paint", "write", "generate", "create", "design", "compose", "
 BAD_AGREEMENT = re.compile(
     r"\b(is|was|has|does|isn't|wasn't|doesn't)\s+these\b|\b(are|were|have|do|aren't|weren't|don't)\s+this\b|"
     r"\b(a|an|the)\s+(this|these)\b|\bthese\s+(\w+\s+){0,2}?\w+\s+(is|was|has|does)\b|"
-    r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b", re.IGNORECASE)
+    r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b|\bon\s+(this|these)\s+(\w+\s+)?places?\b", re.IGNORECASE)
+STORY_REQUEST = re.compile(r"\b(?:write|continue|tell|compose|create|generate)\b[^.\n?!]{0,60}\b(?:story|stories|chapter"
+                           r"|poem|script|screenplay|fanfic\w*|fairy\s*tale|novel|scene|lyrics|song)\b"
+                           r"|\b(?:imagine|pretend)\s+(?:you\s+are|you're|that)\b", re.IGNORECASE)
+# Things one makes, not photographs: "a drawing of a dog", "a logo of a lion" (a photo of one changes the request)
+MADE_THINGS = {"drawing", "painting", "sketch", "illustration", "cartoon", "logo", "render", "rendering", "design",
+               "prompt", "poem", "story", "song", "sculpture", "model", "icon", "emoji", "caricature", "mural"}
+# Words whose everyday chat sense and their sense in photo captions part ways. Each names the
+# context words of every sense; a swap needs the sentence to show the sense the picture shows.
+SENSES = {
+    "lab": {"dog": r"dogs?|pupp(?:y|ies)|pets?|labradors?|retrievers?|fetch|leash|breed",
+            "laboratory": r"science|scientists?|experiments?|chemistry|research|biology|physics|tests?|samples?|grown"
+                          r"|process|equipment|coats?|report|class|school|data|results?"},
+    "mouse": {"animal": r"animals?|pets?|rodents?|cheese|cats?|traps?|tail|squeak",
+              "device": r"computer|click|cursor|keyboard|laptop|pc|usb|wireless|gaming|buttons?|scroll"},
+    "bat": {"animal": r"animals?|caves?|wings?|nocturnal|vampire|fly|flying|mammals?",
+            "sport": r"baseball|cricket|swing|hit|ball|softball"},
+    "glasses": {"eyewear": r"wear|wearing|eyes?|vision|sight|lenses|frames?|reading|sun",
+                "drinkware": r"wine|water|drink|beer|pour|cups?|kitchen|dishes"},
+    "pool": {"swimming": r"swim\w*|water|dive|diving|splash|lifeguard",
+             "billiards": r"cue|billiards?|table|balls?|snooker|shot"},
+    "court": {"sport": r"tennis|basketball|volleyball|play\w*|game|match|ball",
+              "law": r"judge|lawyers?|trial|case|legal|law|sued?|hearing|ruling|jury"},
+    "club": {"nightlife": r"dance|dancing|party|dj|music|night",
+             "golf": r"golf|swing|course|hole|driver|iron",
+             "organisation": r"members?|join|meeting|book|chess|school|fan|football|sports"},
+    "trunk": {"tree": r"trees?|bark|woods?|forest", "car": r"car|boot|luggage|drive",
+              "elephant": r"elephants?"},
+    "ring": {"jewellery": r"wedding|engagement|diamond|gold|finger|proposal|propose|married",
+             "boxing": r"boxing|boxers?|fight|wrestl\w*|match"},
+    "seal": {"animal": r"animals?|ocean|sea|beach|zoo|swim\w*", "stamp": r"wax|stamp|official|document|envelope"},
+}
 
 
 MAX_TURN_CHARS = 1200  # longer user turns are pasted articles, stories, briefs: not the user's own scene
@@ -63,7 +103,60 @@ def context_refusal(doc, chunk_start: int, start: int, end: int) -> str | None:
         return "simile"
     if _to_be_made(doc, chunk_start):
         return "creation_request"
+    if STORY_REQUEST.search(text):
+        return "story_request"
+    chunk = next((c for c in doc.noun_chunks if c.start == chunk_start), None)
+    if chunk is not None and _activity(chunk):
+        return "activity"
+    if chunk is not None and _title(text, chunk):
+        return "title"
     return None
+
+
+ING_THINGS = frozenset("""building ceiling clothing ring king string wing spring pudding dumpling earring swing thing
+morning evening wedding icing stuffing filling dressing topping seasoning frosting awning railing sibling duckling
+seedling sapling viking""".split())
+
+
+def _activity(chunk) -> bool:
+    """"general repairs, painting, flooring": a bare singular -ing word, no article or possessive."""
+    root = chunk.root
+    ing = root.tag_ == "VBG" or (root.lower_.endswith("ing") and len(root.lower_) > 5 and root.tag_ == "NN"
+                                 and root.lower_ not in ING_THINGS)
+    return ing and not any(t.dep_ in ("det", "poss", "nummod") for t in chunk)
+
+
+def _title(text: str, chunk) -> bool:
+    """A lower-case phrase of two or more words that is the name of a work: the same words
+    also appear capitalised as a title ("My Little Pony") in the turn, or the turn asks what
+    it is "about"."""
+    words = [t.text for t in chunk if t.is_alpha]
+    if len(words) < 2 or not chunk.text.islower():
+        return False
+    titled = " ".join(w.capitalize() for w in words)
+    return titled in text or bool(re.search(rf"\bwhat\s+is\s+{re.escape(chunk.text)}\s+about\b", text, re.I))
+
+
+def titled_elsewhere(row: dict, mention) -> str | None:
+    """``title`` when a lower-case phrase of two or more words is written as a title in another
+    turn ("write a brief about interesting cats" / the answer: "Interesting Cats" is a book)."""
+    words = [w for w in re.findall(r"[^\W\d_]+", mention.text)]
+    if len(words) < 2 or not mention.text.islower():
+        return None
+    titled = re.compile(r"\b" + r"\s+".join(re.escape(w.capitalize()) for w in words) + r"\b")
+    return "title" if any(titled.search(t.get("text") or "") for t in row.get("turns") or []) else None
+
+
+def word_sense(word: str, sentence: str, captions: str) -> bool:
+    """True when ``word`` is unambiguous here, or the sentence and the picture's captions show
+    the same sense of it (:data:`SENSES`)."""
+    senses = SENSES.get(word.lower()) or SENSES.get(word.lower().removesuffix("s"))
+    if not senses:
+        return True
+    def shown(text: str) -> set[str]:
+        return {name for name, cues in senses.items() if re.search(rf"\b(?:{cues})\b", text, re.I)}
+    in_sentence, in_picture = shown(sentence), shown(captions)
+    return bool(in_sentence & in_picture) and len(in_sentence) == 1
 
 
 def _to_be_made(doc, chunk_start: int) -> bool:
@@ -73,6 +166,8 @@ def _to_be_made(doc, chunk_start: int) -> bool:
     if chunk is None:
         return False
     head = chunk.root.head
+    if chunk.root.dep_ == "pobj" and head.lower_ == "of" and head.head.lemma_.lower() in MADE_THINGS:
+        return True  # "a drawing of a dog made of stars"
     if chunk.root.dep_ not in ("dobj", "obj", "dative", "attr") or head.pos_ != "VERB":
         return False
     if head.lemma_.lower() in CREATE:

@@ -81,6 +81,10 @@ def _mention_refusal(text: str, word: str):
      "tennis ball", "exercise"),
     ("Give me a painting of a guy named phil", "painting", "creation_request"),
     ("Please draw a cat sitting on a sofa.", "cat", "creation_request"),
+    ("which prompt gives a drawing of a dog made of stars in a night sky", "dog", "creation_request"),
+    ("Write chapter 1 of a story where a couple on a secluded beach meet a fairy.", "beach", "story_request"),
+    ("We offer general repairs, painting, flooring and more.", "painting", "activity"),
+    ("What is my little pony about?", "pony", "title"),
     ("for bike in garage:\n    print(bike)\nWhy does my bicycle keep printing nothing?", "bicycle", "code"),
     ("```\nbike = Bicycle(wheels=2)\n```\nWhy does my bicycle class fail?", "bicycle", "code"),
 ])
@@ -103,6 +107,7 @@ def test_plain_spans_are_not_refused():
     ("These shoes is too small.", True),
     ("These dishes are my favourite thing to cook.", False),
     ("I visited this place last week.", False),
+    ("a couple on this secluded place meet a fairy", True),
 ])
 def test_agreement_of_the_rewrite_is_checked(rewritten, bad):
     from builder.swap.safety import grammar_refusal
@@ -116,3 +121,37 @@ def test_long_pastes_numbered_lists_and_file_names_are_refused():
     listing = "Which words fit?\n1. Family\n2. Shopping\n3. In a restaurant\n4. Music"
     assert _mention_refusal(listing, "restaurant") == "exercise"
     assert _mention_refusal("Open README.md and tell me about the garden in the picture.", "garden") == "code"
+
+
+def test_a_place_one_was_on_is_a_place_one_is_at():
+    text = "My dog loves running on the beach."
+    doc = load_spacy(SPACY)(text)
+    found = mentions(doc)
+    beach = next(c for c in (categorise(0, m) for m in found) if c is not None and c.mention.lemma == "beach")
+    result = rewrite(text, beach, found)
+    assert result.text == "My dog loves running at this place."
+    assert result.primary.original == "on the beach" and result.primary.replacement == "at this place"
+
+
+@pytest.mark.parametrize("sentence, captions, ok", [
+    ("produce beef through an advanced process in the lab", "a black lab with tags frolicks in the water", False),
+    ("my lab loves to fetch the ball", "a black lab with tags frolicks in the water . a dog splashes", True),
+    ("my lab loves to fetch the ball with other dogs", "a black lab runs . a dog splashes", True),
+    ("I need a wireless mouse for my laptop", "a mouse eats cheese . a small animal", False),
+    ("I visited the beach", "a dog on the beach", True),  # not an ambiguous word
+])
+def test_an_ambiguous_word_needs_the_pictures_sense(sentence, captions, ok):
+    from builder.swap.safety import word_sense
+
+    word = next(w for w in ("lab", "mouse", "beach") if w in sentence)
+    assert word_sense(word, sentence, captions) is ok
+
+
+def test_a_lower_case_title_written_as_one_in_another_turn_is_refused():
+    from builder.swap.safety import titled_elsewhere
+
+    doc = load_spacy(SPACY)("Write a brief about the content of interesting cats")
+    (cats,) = [m for m in mentions(doc) if m.lemma == "cat"]
+    row = {"turns": [{"text": doc.text}, {"text": '"Interesting Cats" is a collection of facts about felines.'}]}
+    assert titled_elsewhere(row, cats) == "title"
+    assert titled_elsewhere({"turns": [{"text": doc.text}, {"text": "Cats are interesting."}]}, cats) is None

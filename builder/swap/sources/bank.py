@@ -32,6 +32,13 @@ def cache_dir() -> Path:
     return base / "embeddings"
 
 
+# The same thing in other words, for "do the captions name it" (both ways)
+SYNONYMS = {"tv": ("television",), "television": ("tv",), "bike": ("bicycle",), "bicycle": ("bike",),
+            "phone": ("cellphone", "telephone", "cell phone"), "cellphone": ("phone",), "puppy": ("dog",),
+            "kitten": ("cat",), "car": ("automobile",), "automobile": ("car",), "sofa": ("couch",),
+            "couch": ("sofa",), "ocean": ("sea",), "sea": ("ocean",), "pup": ("dog",)}
+
+
 class ImageBank:
     name = "bank"
     thresholded = True
@@ -140,16 +147,27 @@ class ImageBank:
             out.append([Match(self.images[i], float(row[i])) for i in order if np.isfinite(row[i])])
         return out
 
-    def names(self, key: str, words: set[str]) -> bool:
-        """Does a caption of image ``key`` name the thing (one of ``words``, whole words, plurals
-        allowed)? A picture retrieved for "the monitor" whose captions only say "desk" is refused."""
+    def caption_text(self, key: str) -> str:
+        """All captions of image ``key``, lower-cased, one per line."""
         if not hasattr(self, "_caption_text"):
             joined: dict[str, list[str]] = {}
             for caption, i in zip(self.captions, self.caption_image):
                 joined.setdefault(self.images[i], []).append(caption.lower())
             self._caption_text = {k: "\n".join(v) for k, v in joined.items()}
-        text = self._caption_text.get(key, "")
-        return any(re.search(rf"(?<!\w){re.escape(w.lower())}(s|es)?(?!\w)", text) for w in words if w)
+        return self._caption_text.get(key, "")
+
+    def names(self, key: str, words: set[str], at_least: int = 2) -> bool:
+        """Do ``at_least`` captions of image ``key`` name the thing (one of ``words`` or a
+        synonym, whole words, plurals allowed)? The picture must be *about* the thing: one
+        caption in five that mentions tea in passing ("a barista serves drinks ... tea") is not
+        a photo of the user's tea, and a picture for "the monitor" whose captions say "desk" is
+        refused. Images with fewer captions need all of them."""
+        lines = self.caption_text(key).split("\n")
+        wanted = {w.lower() for w in words if w}
+        wanted |= {syn for w in wanted for syn in SYNONYMS.get(w, ())}
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in sorted(wanted)) + r")(?:s|es)?(?!\w)")
+        naming = sum(bool(pattern.search(line)) for line in lines if line)
+        return naming >= min(at_least, len([line for line in lines if line]))
 
     def load(self, key: str) -> tuple[bytes, ImageInfo]:
         i = self._index[key]
