@@ -2,6 +2,7 @@
 #   make demo   set up, then run every stage on raw/sample (ends with release/mmrc-v$(VERSION))
 #   make test   set up, then run the test suite
 #   make bench  set up, then run the benchmarks (JSON under bench/results/)
+#   make topic-model-real  a topic model on the real labelled seed + raw/seed (needs ../shared/data)
 # Stage targets are files (each stage folder's _SUCCESS), so a second `make demo` does nothing.
 
 SHELL := /bin/bash
@@ -22,7 +23,7 @@ export TRANSFORMERS_OFFLINE := 1
 # The demo corpus has user ids; a real deployment sets its own secret salt.
 export MMRC_USER_SALT ?= demo-salt-not-secret
 
-.PHONY: setup models demo test bench clean-work help
+.PHONY: setup models demo test bench clean-work help topic-model-real
 
 help:
 	@grep -E '^#   make' Makefile | sed 's/^#   //'
@@ -88,6 +89,16 @@ $(WORK)/evals/leaderboard.md: release/mmrc-v$(VERSION)/manifest.json $(WORK)/smo
 
 demo: setup release/mmrc-v$(VERSION)/manifest.json $(WORK)/evals/leaderboard.md
 	@echo "demo finished: stage folders in $(WORK)/, dataset in release/mmrc-v$(VERSION)/, smoke eval in $(WORK)/evals/"
+
+# A topic model on real dialogues: the hand-labelled real seed (classifiers/topic/seed_real, rebuilt
+# from ../shared/data/logs by ingest) together with the hand-written raw/seed, which covers the topics
+# real chat rarely has (House, Shopping, Travel). Needs ../shared/data; not part of the demo.
+SHARED_DATA ?= ../shared/data
+topic-model-real: $(WORK)/seed/_SUCCESS
+	@test -d $(SHARED_DATA)/logs || { echo "topic-model-real needs $(SHARED_DATA)/logs (see classifiers/topic/seed_real/README.md)"; exit 2; }
+	$(MMRC) ingest $(SHARED_DATA)/logs -o $(WORK)/real-logs --min-turns 2 --force --quiet
+	$(MMRC) classify train --data $(WORK)/real-logs --labels classifiers/topic/seed_real/labels.csv \
+		--also $(WORK)/seed -o $(WORK)/topic-model-real --force
 
 clean-work:
 	rm -rf $(WORK) .work.partial $(WORK)/.*.partial

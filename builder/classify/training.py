@@ -39,13 +39,25 @@ def load_labelled(data_dir: Path, labels_path: Path | None, config: TrainConfig)
 
 
 def train_command(data_dir: Path, labels_path: Path | None, out_dir: Path, config: TrainConfig, *,
-                  device: str, cache_dir, force: bool, log: Callable[[str], None]) -> dict:
+                  device: str, cache_dir, force: bool, log: Callable[[str], None],
+                  also: tuple[Path, ...] = ()) -> dict:
     out_dir = Path(out_dir)
     if out_dir.exists() and not force:
         raise OutputExistsError(f"{out_dir} already exists; pass --force to replace it or choose another -o")
     started = time.perf_counter()
     ids, texts, topics, label_report = load_labelled(data_dir, labels_path, config)
     log(f"labels: {len(ids)} labelled dialogues ({label_report.get('missing', 0)} label rows matched no dialogue)")
+    if also:
+        label_report = {**label_report, "also": {}}
+    for extra in also:  # e.g. the hand-written seed beside real labelled dialogues: rare topics need both
+        more_ids, more_texts, more_topics, _ = load_labelled(Path(extra), None, config)
+        seen = set(ids)
+        keep = [i for i, d in enumerate(more_ids) if d not in seen]
+        ids += [more_ids[i] for i in keep]
+        texts += [more_texts[i] for i in keep]
+        topics += [more_topics[i] for i in keep]
+        label_report["also"][str(extra)] = {"dialogues": len(more_ids), "added": len(keep)}
+        log(f"labels: +{len(keep)} labelled dialogues from {extra} (their own topic field)")
     embedder = Embedder(config.embedder, device=device, cache_dir=cache_dir)
     t0 = time.perf_counter()
     embedded = embedder.embed_texts(texts, config.text)

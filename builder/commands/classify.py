@@ -36,6 +36,9 @@ def command():
 @click.option("--labels", "labels_path", type=_file, default=None,
               help="CSV/JSONL with `topic` and `dialogue_id` (or `source_id`, optionally `source`); "
                    "default: the `topic` already in --data.")
+@click.option("--also", "also", type=_dir, multiple=True,
+              help="Another finished folder whose records carry their `topic` (repeatable): trained on together "
+                   "with --data, e.g. the hand-written seed beside real labelled dialogues.")
 @click.option("-o", "--output", "out_dir", type=_dir, required=True, help="Model folder to write.")
 @click.option("--embedder", default=MPNET, show_default=True,
               help="Name in the models folder or path to a sentence-transformers folder.")
@@ -59,7 +62,7 @@ def command():
               help="Tokens per window (capped at the embedder's max length).")
 @_cache_options
 @click.option("--force", is_flag=True, help="Replace an existing model folder.")
-def train(data_dir, labels_path, out_dir, embedder, method, compare, folds, seed, epochs, hidden, pairs,
+def train(data_dir, labels_path, also, out_dir, embedder, method, compare, folds, seed, epochs, hidden, pairs,
           order, max_chunks, languages, window, device, cache_dir, no_cache, force):
     """Embed the labelled dialogues, cross-validate, train on all of them and save the model."""
     from builder.classify.training import format_report, train_command
@@ -75,7 +78,7 @@ def train(data_dir, labels_path, out_dir, embedder, method, compare, folds, seed
                          mlp=MLPConfig(hidden=hidden, epochs=epochs),
                          contrastive=ContrastiveConfig(pairs_per_item=pairs))
     report = train_command(data_dir, labels_path, out_dir, config, device=resolve_device(device),
-                           cache_dir=_cache(cache_dir, no_cache), force=force, log=click.echo)
+                           cache_dir=_cache(cache_dir, no_cache), force=force, log=click.echo, also=also)
     for line in format_report(report):
         click.echo(line)
     click.echo(f"model written to {out_dir} (report.json has the full k-fold report)")

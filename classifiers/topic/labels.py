@@ -8,7 +8,9 @@ A label file is CSV or JSONL with a ``topic`` column and one id column:
   files, add a ``source`` column (the log file's path relative to the raw folder).
 
 Rows with an empty ``topic`` are unlabelled (e.g. a half-filled ``classify sample``
-export) and are skipped. Topic names match case-insensitively, with ``_``/``-`` read as
+export) and are skipped; ``Other`` marks a dialogue read and found to be none of the 14
+(the real seed has them): it is not trained on, and counted (``other_rows``) in the report,
+since the model abstains on such dialogues rather than learning a 15th class. Topic names match case-insensitively, with ``_``/``-`` read as
 spaces (``job_career`` is ``Job Career``); anything else is an error that lists the
 14 valid topics.
 """
@@ -62,14 +64,20 @@ def read_label_file(path: Path) -> pl.DataFrame:
     return df.select([pl.col(c).cast(pl.String) for c in keep])
 
 
+OTHER = "other"
+
+
 def validate_topics(df: pl.DataFrame, where: str) -> pl.DataFrame:
-    """Map topic spellings onto TOPICS; error on any unknown one, listing the valid 14."""
+    """Map topic spellings onto TOPICS; error on any unknown one, listing the valid 14 (``Other``
+    rows drop out like unlabelled ones)."""
     raw = df["topic"].to_list()
     norm = [normalise_topic(t) for t in raw]
-    bad = sorted({str(r) for r, n in zip(raw, norm) if n is None and r is not None and str(r).strip()})
+    bad = sorted({str(r) for r, n in zip(raw, norm) if n is None and r is not None and str(r).strip()
+                  and str(r).strip().lower() != OTHER})
     if bad:
         raise ValidationError(
             f"{where}: unknown topic(s) {', '.join(repr(b) for b in bad)}; valid topics are: {', '.join(TOPICS)}"
+            " (or Other)"
         )
     return df.with_columns(pl.Series("topic", norm, dtype=pl.String)).filter(pl.col("topic").is_not_null())
 
@@ -77,8 +85,9 @@ def validate_topics(df: pl.DataFrame, where: str) -> pl.DataFrame:
 def resolve_labels(labels: pl.DataFrame, data: pl.DataFrame, where: str) -> Labels:
     """Attach labels to the data's dialogue ids; missing ids are reported, conflicts are errors."""
     total = labels.height
+    other = labels.filter(pl.col("topic").str.strip_chars().str.to_lowercase() == OTHER).height
     labels = validate_topics(labels, where)
-    report = {"rows": total, "unlabelled_rows": total - labels.height}
+    report = {"rows": total, "unlabelled_rows": total - labels.height - other, "other_rows": other}
     if "dialogue_id" in labels.columns and labels["dialogue_id"].drop_nulls().len():
         key = ["dialogue_id"]
         index = data.select("dialogue_id")

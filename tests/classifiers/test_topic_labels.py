@@ -83,3 +83,11 @@ def test_inline_labels_come_from_the_records():
     assert labels.topics == ["Food"]
     with pytest.raises(ValidationError, match="--labels"):
         inline_labels(dialogues_frame(rows[1:]).with_columns(pl.lit(None, pl.String).alias("topic")))
+
+
+def test_other_rows_are_read_counted_and_not_trained_on():
+    data = pl.DataFrame({"dialogue_id": ["a", "b", "c"], "source": ["x"] * 3, "source_id": ["1", "2", "3"]})
+    labels = pl.DataFrame({"dialogue_id": ["a", "b", "c"], "topic": ["Food", "Other", " other "]})
+    resolved = resolve_labels(labels, data, "test")
+    assert resolved.dialogue_ids == ["a"] and resolved.topics == ["Food"]
+    assert resolved.report["other_rows"] == 2 and resolved.report["unlabelled_rows"] == 0

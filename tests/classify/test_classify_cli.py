@@ -213,3 +213,22 @@ def test_other_languages_get_an_explicit_outcome_and_the_model_abstains_by_defau
     assert reasons[rows[1]["dialogue_id"]] in ("classified", "low_confidence")
     df = scan_dialogues(tmp_path / "out").collect()
     assert df.filter(pl.col("language") == "de")["topic"].to_list() == [None]
+
+
+def test_also_trains_on_another_folder_with_its_own_topics(trained, tmp_path):
+    """Real labelled dialogues (a label file) plus the hand-written seed (topics in the records)."""
+    root, _ = trained
+    labels = tmp_path / "food_only.csv"
+    pl.DataFrame({"source_id": [f"Food-{k}" for k in range(4)], "topic": ["Food"] * 4}).write_csv(labels)
+    seed = tmp_path / "seed"
+    make_stage_folder(seed, [dialogue([("user", q), ("assistant", "Sure.")], source_id=f"seed-{t}-{k}", topic=t)
+                             for t in ("Travel", "Computer") for k, q in enumerate(CORPUS[t])], stage="ingest")
+    result = invoke("classify", "train", "--data", root / "clean", "--labels", labels, "--also", seed,
+                    "-o", tmp_path / "m", "--embedder", MINILM, "--folds", "2", "--epochs", "30")
+    assert result.exit_code == 0, result.output
+    assert "+8 labelled dialogues from" in result.output
+    model = json.loads((tmp_path / "m" / "labels.json").read_text())
+    assert set(model if isinstance(model, list) else model["labels"]) == {"Food", "Travel", "Computer"}
+    report = json.loads((tmp_path / "m" / "report.json").read_text())
+    assert report["label_counts"] == {"Travel": 4, "Food": 4, "Computer": 4}
+    assert report["labels"]["also"][str(seed)] == {"dialogues": 8, "added": 8}
