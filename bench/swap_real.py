@@ -1,9 +1,15 @@
 """Modality swap on real dialogues, judged by hand.
 
-The real CLI path on real logs: `mmrc-build ingest` (WildChat sample + OpenAssistant trees of
-../shared/data/logs) -> `clean --languages en` (lexicon toxicity) -> `swap --image-bank
-../shared/data/image_bank` (Flickr8k photos, not shipped: non-commercial terms) with
-``--count 40``. Every variant is listed with the sentence before and after
+The real CLI path on real logs, per source: `mmrc-build ingest` -> `clean --languages en`
+(lexicon toxicity) -> `swap --image-bank ../shared/data/image_bank` (Flickr8k photos, not shipped:
+non-commercial terms) with ``--count 40``. Two sources:
+
+* ``wildchat+oasst``: the WildChat sample + OpenAssistant trees of ../shared/data/logs (user-model chat);
+* ``topical_chat``: the 539 Topical-Chat valid_freq conversations of ../shared/data/topics (human-human
+  chat about articles), each written whole as one ``openai``-format JSONL line (agent_1 speaks as
+  ``user``, agent_2 as ``assistant``) into a temporary raw folder, so ingest's own checks apply
+  (conversations over 22 turns are dropped there, as any log would be).
+ Every variant is listed with the sentence before and after
 the rewrite, the image file and the bank captions of that image, so a person can judge it:
 
 * ``pass``: the rewrite reads naturally, the image shows the thing, the dialogue's later
@@ -35,13 +41,35 @@ COUNT = 40
 THRESHOLDS = (0.45, 0.40)  # the default, and a looser one for a bigger sample to judge
 
 
-def run_pipeline(work: Path, threshold: float) -> Path:
+TOPICAL = SHARED / "topics" / "topical_chat_valid_freq.json"
+SOURCES = ("wildchat+oasst", "topical_chat")
+
+
+def topical_chat_raw(folder: Path) -> Path:
+    """Topical-Chat conversations as an ``openai``-format log (one whole conversation a line)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "topical_chat_valid_freq.jsonl"
+    if not log.exists():
+        convs = json.loads(TOPICAL.read_text())
+        with open(log.with_suffix(".tmp"), "w") as f:
+            for conv_id in sorted(convs):
+                messages = [{"role": "user" if m["agent"] == "agent_1" else "assistant", "content": m["message"].strip()}
+                            for m in convs[conv_id]["content"]]
+                f.write(json.dumps({"id": conv_id, "messages": messages}, ensure_ascii=False) + "\n")
+        log.with_suffix(".tmp").rename(log)
+    return folder
+
+
+def run_pipeline(work: Path, source: str, threshold: float) -> Path:
     from click.testing import CliRunner
 
     from builder.cli import main as cli
 
     os.environ.setdefault("MMRC_USER_SALT", "bench")
-    raw = SHARED / "logs"  # wildchat/*.json and oasst_en_100_tree.jsonl
+    if source == "topical_chat":
+        raw = topical_chat_raw(work / "raw")
+    else:
+        raw = SHARED / "logs"  # wildchat/*.json and oasst_en_100_tree.jsonl
     runner = CliRunner()
     steps = (["ingest", str(raw), "-o", str(work / "ingested"), "--quiet"],
              ["clean", str(work / "ingested"), "-o", str(work / "clean"), "--toxicity-backend", "lexicon",
@@ -116,27 +144,40 @@ def _around(text: str, needle: str, width: int = 220) -> str:
 
 
 def main() -> None:
-    if not (SHARED / "logs" / "wildchat").exists() or not (SHARED / "image_bank").exists():
-        print(f"skipped: needs {SHARED}/logs/wildchat and {SHARED}/image_bank", file=sys.stderr)
+    if not (SHARED / "logs" / "wildchat").exists() or not TOPICAL.exists() or not (SHARED / "image_bank").exists():
+        print(f"skipped: needs {SHARED}/logs/wildchat, {TOPICAL} and {SHARED}/image_bank", file=sys.stderr)
         return
     keep = os.environ.get("BENCH_SWAP_REAL_KEEP")  # a folder to keep the run in (to look at the images)
     labels = json.loads(LABELS.read_text()) if LABELS.exists() else {"verdicts": {}}
     result: dict = {
-        "what": f"modality-swap variants of real dialogues (WildChat sample + OASST: ingest -> clean --languages en "
-                f"-> swap --image-bank ../shared/data/image_bank (Flickr8k) --count {COUNT}), judged by hand: reads "
-                "naturally, image shows the thing, later turns still make sense",
-        "target": 0.8, "by_threshold": {}}
-    sheet, seen = [], {}
+        "what": f"modality-swap variants of real dialogues, per source (WildChat sample + OASST; Topical-Chat "
+                f"valid_freq, human-human): ingest -> clean --languages en -> swap --image-bank "
+                f"../shared/data/image_bank (Flickr8k) --count {COUNT}, judged by hand: reads naturally, image shows "
+                "the thing, later turns still make sense",
+        "target": 0.8, "by_source": {}, "by_threshold": {}}
+    seen: dict[str, dict] = {}
+    per_threshold: dict[str, list[dict]] = {str(t): [] for t in THRESHOLDS}
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(keep) if keep else Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        for threshold in THRESHOLDS:
-            folder = run_pipeline(work, threshold)
-            found = variants(folder)
-            report = json.loads((folder / "swap_report.json").read_text())
-            result["by_threshold"][str(threshold)] = {**_score(found, labels), "reasons": report.get("reasons")}
-            for v in found:
-                seen.setdefault(v["variant"], {**v, "threshold": threshold})
+        root = Path(keep) if keep else Path(tmp)
+        for source in SOURCES:
+            work = root / source
+            work.mkdir(parents=True, exist_ok=True)
+            mine: dict[str, dict] = {}
+            result["by_source"][source] = {"by_threshold": {}}
+            for threshold in THRESHOLDS:
+                folder = run_pipeline(work, source, threshold)
+                found = [{**v, "source": source} for v in variants(folder)]
+                report = json.loads((folder / "swap_report.json").read_text())
+                result["by_source"][source]["by_threshold"][str(threshold)] = {
+                    **_score(found, labels), "reasons": report.get("reasons")}
+                per_threshold[str(threshold)] += found
+                for v in found:
+                    mine.setdefault(v["variant"], {**v, "threshold": threshold})
+            result["by_source"][source]["all_variants"] = _score(list(mine.values()), labels)
+            for key, v in mine.items():
+                seen.setdefault(key, v)
+    for threshold, found in per_threshold.items():
+        result["by_threshold"][threshold] = _score(found, labels)
     result["all_variants"] = _score(list(seen.values()), labels)
     sheet = list(seen.values())
     (HERE / "results").mkdir(exist_ok=True)
