@@ -21,6 +21,9 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
   about?" while the answer says "My Little Pony");
 * ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
   against the picture's ("an advanced process in the lab" is no Labrador); see ``SENSES``;
+* ``generic_reference``: the span names a kind or a medium, not a thing of the user's scene
+  ("watch football on TV", "players can't eat at the same restaurant"); a swap needs a name, "my"/
+  "our", or a thing the user (or their own thing) does something with;
 * ``agreement`` (checked on the rewritten turn): "is these", "are this", "a this", "these X is",
   and "on this place" (a beach one is *on*, a place one is *at*).
 """
@@ -75,6 +78,11 @@ SENSES = {
     "ring": {"jewellery": r"wedding|engagement|diamond|gold|finger|proposal|propose|married",
              "boxing": r"boxing|boxers?|fight|wrestl\w*|match"},
     "seal": {"animal": r"animals?|ocean|sea|beach|zoo|swim\w*", "stamp": r"wax|stamp|official|document|envelope"},
+    "ball": {"american football": r"football|nfl|fumbl\w*|quarterback|touchdown|kick\w*|tackle\w*|punt\w*",
+             "soccer": r"soccer|goal\w*|striker|penalty", "golf": r"golf\w*|putt\w*|tee",
+             "tennis": r"tennis|racket|serve", "basketball": r"basketball|dunk\w*|hoop|nba",
+             "toy": r"pit|plastic|colou?rful|colou?red|toys?|babies|baby|dogs?|pupp(?:y|ies)|fetch\w*",
+             "dance": r"dance|dancing|gown|masquerade|prom"},
 }
 
 
@@ -108,6 +116,8 @@ def context_refusal(doc, chunk_start: int, start: int, end: int) -> str | None:
     chunk = next((c for c in doc.noun_chunks if c.start == chunk_start), None)
     if chunk is not None and _activity(chunk):
         return "activity"
+    if chunk is not None and not _own_thing(chunk):
+        return "generic_reference"
     if chunk is not None and _title(text, chunk):
         return "title"
     return None
@@ -124,6 +134,44 @@ def _activity(chunk) -> bool:
     ing = root.tag_ == "VBG" or (root.lower_.endswith("ing") and len(root.lower_) > 5 and root.tag_ == "NN"
                                  and root.lower_ not in ING_THINGS)
     return ing and not any(t.dep_ in ("det", "poss", "nummod") for t in chunk)
+
+
+FIRST_PERSON = {"i", "we"}
+MEDIA = {"tv", "television", "radio", "internet", "web", "news", "telly"}
+OWN = {"my", "our"}
+
+
+def _own_thing(chunk) -> bool:
+    """The span is a particular thing of the user's scene, as in MMRC's swaps ("I visited the
+    Eiffel Tower", "my dog", "when I buy a new TV"): a name, a thing with "my"/"our", or the
+    object of something the user (or their own thing) does. A kind or a medium is not one
+    ("watch football on TV", "players can't eat at the same restaurant", "he fumbled the
+    ball"): a photo would show some other TV, restaurant or ball."""
+    root = chunk.root
+    if root.pos_ == "PROPN" or any(t.dep_ == "poss" and t.lower_ in OWN for t in chunk):
+        return True
+    if root.lower_ in MEDIA and not any(t.lower_ in ("a", "an") for t in chunk):
+        return False  # "watch football on TV", "glued to the TV": the medium, not a set one could show
+    tok = root
+    for _ in range(6):  # up to the verb that governs the phrase
+        if tok.head is tok:
+            return False
+        tok = tok.head
+        if tok.pos_ not in ("VERB", "AUX"):
+            continue
+        subjects = [c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
+        if subjects:
+            return any(_is_own(s) for s in subjects)
+        if tok.dep_ not in ("xcomp", "conj"):
+            # only a controlled verb takes its subject from above ("my dog loves running on the
+            # beach", "I want to run it on ..."); "a cheerleader avoiding a player in a restaurant"
+            # and "to have to leave the restaurant is absurd" describe someone else, or no one
+            return False
+    return False
+
+
+def _is_own(subject) -> bool:
+    return subject.lower_ in FIRST_PERSON or any(t.dep_ == "poss" and t.lower_ in OWN for t in subject.subtree)
 
 
 def _title(text: str, chunk) -> bool:

@@ -95,7 +95,7 @@ def test_spans_in_similes_quotes_exercises_and_code_are_refused(text, word, reas
 def test_plain_spans_are_not_refused():
     assert _mention_refusal("I visited the Colosseum last week.", "Colosseum") is None
     assert _mention_refusal("I like pizza with olives.", "pizza") is None  # 'like' the verb
-    assert _mention_refusal("Fruits such as mangoes are sweet.", "mangoes") is None
+    assert _mention_refusal("We bought fruits such as mangoes.", "mangoes") is None  # "such as" is no simile
     assert _mention_refusal("When I buy a new TV, what should I look at?", "TV") is None
     assert _mention_refusal("Show me how to clean my bicycle chain.", "chain") is None
 
@@ -155,3 +155,34 @@ def test_a_lower_case_title_written_as_one_in_another_turn_is_refused():
     row = {"turns": [{"text": doc.text}, {"text": '"Interesting Cats" is a collection of facts about felines.'}]}
     assert titled_elsewhere(row, cats) == "title"
     assert titled_elsewhere({"turns": [{"text": doc.text}, {"text": "Cats are interesting."}]}, cats) is None
+
+
+@pytest.mark.parametrize("text, word, own", [
+    ("When I buy a new TV, what should I look at?", "TV", True),
+    ("I want to run it on my personal laptop.", "laptop", True),
+    ("My dog loves running on the beach.", "beach", True),
+    ("I visited the Colosseum last week.", "Colosseum", True),
+    ("Do you ever watch football on TV?", "TV", False),
+    ("Cheerleaders can't eat at the same restaurant as the players.", "restaurant", False),
+    ("He never fumbled the ball in his career.", "ball", False),
+])
+def test_only_a_thing_of_the_users_own_scene_is_swapped(text, word, own):
+    assert (_mention_refusal(text, word) != "generic_reference") is own
+
+
+def test_media_and_the_football_sense_of_ball():
+    from builder.swap.safety import word_sense
+
+    assert _mention_refusal("I love watching football on the TV.", "TV") == "generic_reference"
+    assert _mention_refusal("We are glued to the tv for hours.", "tv") == "generic_reference"
+    assert _mention_refusal("I bought a TV for my room.", "TV") != "generic_reference"
+    assert not word_sense("ball", "he never fumbled the ball", "a dog catches the red ball . a dog retrieves a ball")
+    assert word_sense("ball", "my puppy chases his ball", "a dog catches the red ball . a dog retrieves a ball")
+
+
+@pytest.mark.parametrize("text, word", [
+    ("I'd be tracked worse than a cheerleader avoiding a player in a restaurant.", "restaurant"),
+    ("I can imagine a rule, but to have to leave the restaurant is absurd.", "restaurant"),
+])
+def test_a_thing_in_someone_elses_clause_is_generic(text, word):
+    assert _mention_refusal(text, word) == "generic_reference"
