@@ -10,7 +10,9 @@ In one run, with the paper's embedder (all-mpnet-base-v2, the stage default):
 * accuracy of both modes on real topic data (Topical-Chat conversations, topics from the data,
   classifiers/topic/topical_chat.py), MLP head, the same stratified folds, 95% CIs;
 * the default mode's calibration: temperature, abstention threshold, coverage and accuracy
-  kept, and the coverage/accuracy curve (out of fold).
+  kept, and the coverage/accuracy curve (out of fold);
+* the default mode with the embedder in bfloat16 (``classify --dtype bfloat16``): speed,
+  cosine of its vectors to float32's, and its accuracy on the same folds.
 
 Writes bench/results/classify_modes.json. Usage: python bench/classify_modes.py [--speed-dialogues 80]
 """
@@ -91,6 +93,19 @@ def main() -> None:
                                                   / speed["multi_window_old_default"]["dialogues_per_s"], 2)
         speed["default_share_of_ceiling"] = round(speed["default_one_window"]["dialogues_per_s"]
                                                   / speed["ceiling_bare_encode_one_window"]["dialogues_per_s"], 3)
+        # -- the default mode with the embedder in bfloat16 (same texts, its own cache) --------
+        bf16 = Embedder(args.embedder, cache_dir=Path(tmp) / "bf16", dtype="bfloat16")
+        bf16.model.encode(["warm up"])
+        fp32_vectors = Embedder(args.embedder, cache_dir=Path(tmp) / "default_one_window").embed_texts(texts, one).vectors
+        t0 = time.perf_counter()
+        bf16_vectors = bf16.embed_texts(texts, one).vectors
+        seconds = time.perf_counter() - t0
+        cosine = (fp32_vectors * bf16_vectors).sum(1)
+        speed["default_one_window_bfloat16"] = {
+            "dialogues_per_s": round(len(texts) / seconds, 2), "seconds": round(seconds, 1),
+            "cosine_to_float32_min": round(float(cosine.min()), 5), "cosine_to_float32_mean": round(float(cosine.mean()), 6)}
+        speed["bfloat16_over_float32"] = round(speed["default_one_window_bfloat16"]["dialogues_per_s"]
+                                               / speed["default_one_window"]["dialogues_per_s"], 2)
         speed["dialogues"] = len(dialogues)
         result["speed_wildchat"] = speed
         print(json.dumps(speed, indent=1), flush=True)
@@ -100,9 +115,12 @@ def main() -> None:
         classes, y = encode_labels([u["topic"] for u in units])
         folds = stratified_folds(y, args.folds, 0)
         accuracy, agreement_preds = {}, {}
-        for name, config in modes.items():
-            emb = Embedder(args.embedder, cache_dir=Path(tmp) / name)
-            emb._model = warm.model
+        for name, config in {**modes, "default_one_window_bfloat16": one}.items():
+            if name.endswith("bfloat16"):
+                emb = bf16
+            else:
+                emb = Embedder(args.embedder, cache_dir=Path(tmp) / name)
+                emb._model = warm.model
             vectors = emb.embed_texts([dialogue_text(u["turns"], config) for u in units], config).vectors
 
             def fit_predict(train, test, vectors=vectors):

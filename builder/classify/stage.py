@@ -40,6 +40,7 @@ class ClassifyConfig:
     embedder: str | None = None  # override where the embedder is found (must have the trained hash)
     abstain_below: float | None = None
     batch_size: int = 32
+    dtype: str = "float32"  # the embedder's precision (classifiers.topic.embed.DTYPES)
 
 
 def model_fingerprint(folder: Path) -> dict[str, str]:
@@ -47,14 +48,15 @@ def model_fingerprint(folder: Path) -> dict[str, str]:
 
 
 def make_config(model: Path, embedder: str | None = None, abstain_below: float | None = None,
-                batch_size: int = 32) -> ClassifyConfig:
+                batch_size: int = 32, dtype: str = "float32") -> ClassifyConfig:
     model = Path(model)
     if not (model / "config.json").is_file():
         raise ModelError(f"{model} is not a trained topic model (no config.json); "
                          "train one with `mmrc-build classify train` and pass it to --model")
     if abstain_below is not None and not 0.0 <= abstain_below <= 1.0:
         raise ConfigError(f"--abstain-below must be between 0 and 1 (got {abstain_below})")
-    return ClassifyConfig(str(model), sha256_json(model_fingerprint(model)), embedder, abstain_below, batch_size)
+    return ClassifyConfig(str(model), sha256_json(model_fingerprint(model)), embedder, abstain_below, batch_size,
+                          dtype)
 
 
 # all-mpnet-base-v2 and all-MiniLM-L6-v2 are English models; a model trained with a multilingual
@@ -85,7 +87,8 @@ class ClassifyStage:
 
         self.model = TopicModel.load(Path(self.config.model))
         where = self.config.embedder or self.model.embedder_location(Path(self.config.model))
-        self.embedder = Embedder(where, device=device, cache_dir=self.cache_dir, batch_size=self.config.batch_size)
+        self.embedder = Embedder(where, device=device, cache_dir=self.cache_dir, batch_size=self.config.batch_size,
+                                 dtype=self.config.dtype)
         if self.embedder.hash != self.model.embedder["hash"]:
             raise ModelError(
                 f"the embedder at {self.embedder.path} (hash {self.embedder.hash[:16]}) is not the one "

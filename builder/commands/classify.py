@@ -95,16 +95,20 @@ def train(data_dir, labels_path, also, out_dir, embedder, method, compare, folds
                    "(default: the threshold chosen on held-out folds at training, in the model's config.json; "
                    "0 keeps every label).")
 @click.option("--batch-size", default=32, show_default=True, help="Embedding batch size.")
+@click.option("--dtype", type=click.Choice(["float32", "bfloat16"]), default="float32", show_default=True,
+              help="Embedder precision: bfloat16 is ~2.6x faster on CPUs with native bf16 (vectors at cosine "
+                   ">= 0.9997 to float32), slower on others.")
 @_cache_options
 @click.option("--force", is_flag=True, help="Rebuild an output made from another input or config.")
 @executor_options
-def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, device, cache_dir, no_cache, force,
-            executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
+def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, dtype, device, cache_dir, no_cache,
+            force, executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """The stage: add topic, topic_group and topic_scores; write topics.png and counts to the manifest."""
     from builder.classify.stage import ClassifyStage, make_config
     from builder.engine import run_stage
 
-    stage = ClassifyStage(make_config(model_dir, embedder, abstain_below, batch_size), _cache(cache_dir, no_cache))
+    stage = ClassifyStage(make_config(model_dir, embedder, abstain_below, batch_size, dtype),
+                          _cache(cache_dir, no_cache))
     manifest = run_stage(stage, input_dir, out_dir, force=force, device=device, log=click.echo, quiet=quiet,
                          executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     rows, topics = manifest["rows"], manifest.get("topics", {})

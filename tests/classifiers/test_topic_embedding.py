@@ -74,3 +74,16 @@ def test_cache_folder_of_another_embedder_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="belongs to embedder"):
         EmbeddingCache(tmp_path, "a" * 64, "x")
     assert EmbeddingCache(None, "a" * 64).get(["k"]) == {}
+
+
+def test_bfloat16_vectors_match_float32_and_never_share_its_cache(tmp_path):
+    texts = ["Plan a trip to Kyoto.", "My Python script raises a KeyError.", "Is sourdough bread healthy?"]
+    fp32 = Embedder(MINILM, cache_dir=tmp_path)
+    bf16 = Embedder(MINILM, cache_dir=tmp_path, dtype="bfloat16")
+    a, b = fp32.embed_texts(texts).vectors, bf16.embed_texts(texts).vectors
+    assert b.dtype == np.float32 and a.shape == b.shape
+    assert ((a * b).sum(1) > 0.995).all() and not np.array_equal(a, b)
+    assert bf16.hash == fp32.hash and bf16.cache.folder != fp32.cache.folder
+    assert bf16.describe()["dtype"] == "bfloat16" and "dtype" not in fp32.describe()
+    with pytest.raises(ValueError, match="dtype"):
+        Embedder(MINILM, cache_dir=False, dtype="int8")

@@ -232,3 +232,20 @@ def test_also_trains_on_another_folder_with_its_own_topics(trained, tmp_path):
     report = json.loads((tmp_path / "m" / "report.json").read_text())
     assert report["label_counts"] == {"Travel": 4, "Food": 4, "Computer": 4}
     assert report["labels"]["also"][str(seed)] == {"dialogues": 8, "added": 8}
+
+
+def test_predict_in_bfloat16_agrees_with_float32_and_says_so(trained, tmp_path):
+    root, _ = trained
+    runs = {}
+    for dtype in ("float32", "bfloat16"):
+        out = tmp_path / dtype
+        result = invoke("classify", "predict", root / "clean", "-o", out, "--model", root / "model",
+                        "--dtype", dtype, "--abstain-below", "0")
+        assert result.exit_code == 0, result.output
+        runs[dtype] = (scan_dialogues(out).sort("dialogue_id").collect(), json.loads((out / "manifest.json").read_text()))
+    (fp32, m32), (bf16, m16) = runs["float32"], runs["bfloat16"]
+    assert fp32["topic"].to_list() == bf16["topic"].to_list()
+    scores32, scores16 = fp32["topic_scores"].to_list(), bf16["topic_scores"].to_list()
+    assert max(abs(a - b) for r32, r16 in zip(scores32, scores16) for a, b in zip(r32, r16)) < 0.05
+    assert m16["config"]["dtype"] == "bfloat16" and m32["config"]["dtype"] == "float32"
+    assert m16["output_hash"] != m32["output_hash"] or scores32 == scores16
