@@ -150,8 +150,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
 _ENDING_ANY = re.compile(rf"(?:{NAME_FIRST_ENDINGS})\.?,?\s+\d|\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+\d", re.I)
 # Type words of other languages that are English words or common abbreviations: "via" a
 # route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
-SHORT_TYPES = re.compile(r"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b"
-                         .replace("{LEAD}", LEAD), re.I)
+SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b",
+                         re.I)
 ONE_LINE_FORMS = ("number_first", "type_first", "name_first", "name_number", "corner")
 YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
 _UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)

@@ -47,7 +47,8 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     for m in CARD.finditer(text):
         before = text[max(0, m.start() - 40):m.start()]
-        if NOT_CARD_CUE.search(before) and not CARD_CUE.search(before):
+        cued = bool(CARD_CUE.search(before))
+        if NOT_CARD_CUE.search(before) and not cued:
             continue
         groups = list(re.finditer(r"\d+", m.group()))
         for last in range(len(groups), 0, -1):  # "4111 1111 1111 1111 12/25": drop trailing groups
@@ -56,8 +57,9 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
             if len(digits) < 12:
                 break
             if len(digits) <= 19 and luhn_ok(digits) and len(set(digits)) >= 2:
-                if CARD_PREFIX.match(digits) or CARD_CUE.search(before):
-                    out.append((m.start(), m.start() + end, "CREDIT_CARD", 0.9 if CARD_PREFIX.match(digits) else 0.7))
+                known = bool(CARD_PREFIX.match(digits))
+                if known or cued:
+                    out.append((m.start(), m.start() + end, "CREDIT_CARD", 0.9 if known else 0.7))
                 break
     return out
 

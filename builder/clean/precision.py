@@ -194,15 +194,17 @@ def _ip(value: str) -> bool:
     return not (ip.is_loopback or ip.is_unspecified or ip.is_link_local or ip.is_multicast)
 
 
+PRIVATE_NETWORKS = tuple(ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+                                                              "fc00::/7"))
+
+
 def private_ip(value: str) -> bool:
     """An RFC 1918 / unique-local address (10.x, 172.16-31.x, 192.168.x, fc00::/7)."""
     try:
         ip = ipaddress.ip_address(value.strip("[]"))
     except ValueError:
         return False
-    private = (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("172.16.0.0/12"),
-               ipaddress.ip_network("192.168.0.0/16"), ipaddress.ip_network("fc00::/7"))
-    return any(ip.version == net.version and ip in net for net in private)
+    return any(ip.version == net.version and ip in net for net in PRIVATE_NETWORKS)
 
 
 # example.com, user@test, name@localhost: reserved for examples (RFC 2606/6761), nobody's mailbox;

@@ -10,7 +10,7 @@ while enough of it is left.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from builder.clean.pii import TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES, is_public
@@ -36,10 +36,9 @@ def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan
     drafted e-mail) and the user typed it; a word the user merely wrote ("Chicago Tylenol
     murders" -> "del Tylenol" in a Spanish title) is not enough."""
     user_text = " ".join(t for turn, t in zip(turns, texts) if turn["role"] == "user")
-    user_names = {part for turn, text, scan in zip(turns, texts, scans) if turn["role"] == "user"
+    user_names = {_bare(part) for turn, text, scan in zip(turns, texts, scans) if turn["role"] == "user"
                   for s in scan.spans if s["entity"] == "PERSON"
                   for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()]}
-    user_names = {p.strip(".,'\"’").removesuffix("’s").removesuffix("'s") for p in user_names}
     out = []
     for turn, text, scan in zip(turns, texts, scans):
         if turn["role"] == "user":
@@ -48,13 +47,18 @@ def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan
         spans = []
         for s in scan.spans:
             value = text[s["start"]:s["end"]]
-            parts = [p.strip(".,'\"’").removesuffix("’s").removesuffix("'s") for p in [value, *value.split()]]
+            parts = [_bare(p) for p in [value, *value.split()]]
             if s["entity"] != "PERSON" or any(p in user_names for p in parts if len(p) >= 3) or (
                     s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
                                                        for p in parts if len(p) >= 3)):
                 spans.append(s)
-        out.append(TurnScan(spans, scan.timed_out, scan.seconds, scan.english))
+        out.append(replace(scan, spans=spans))
     return out
+
+
+def _bare(word: str) -> str:
+    """A name or name part without surrounding punctuation or a possessive ("Anna's" -> "Anna")."""
+    return word.strip(".,'\"’").removesuffix("’s").removesuffix("'s")
 
 
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"“(]\s*)$")
@@ -256,17 +260,16 @@ def drop_pasted_names(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]
     or invented; they stay everywhere in the dialogue. (Only in dialogues that are not personal.)"""
     public = {text[s["start"]:s["end"]] for text, scan in zip(texts, scans) if len(text) >= LONG_TURN
               for s in scan.spans if s["entity"] == "PERSON" and s.get("basis") in WEAK}
-    return [TurnScan([s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") in WEAK
-                                                    and text[s["start"]:s["end"]] in public)],
-                     scan.timed_out, scan.seconds, scan.english) for text, scan in zip(texts, scans)]
+    return [replace(scan, spans=[s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") in WEAK
+                                                                and text[s["start"]:s["end"]] in public)])
+            for text, scan in zip(texts, scans)]
 
 
 def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
     """Every PERSON span goes: in fiction, a worksheet or a public text that is not about the
     user's own affairs, even "I'm John Smith" is a character speaking (``personal`` already
     looked for the user's own introductions in the turns they typed)."""
-    return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON"], scan.timed_out, scan.seconds, scan.english)
-            for scan in scans]
+    return [replace(scan, spans=[s for s in scan.spans if s["entity"] != "PERSON"]) for scan in scans]
 
 
 def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
@@ -278,7 +281,7 @@ def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]
     for text, scan in zip(texts, scans):
         spans = [s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") == "ner"
                                                  and text[s["start"]:s["end"]].lower() in lower)]
-        out.append(TurnScan(spans, scan.timed_out, scan.seconds, scan.english))
+        out.append(replace(scan, spans=spans))
     return out
 
 
@@ -286,33 +289,39 @@ _MULTIWORD_PUBLIC = re.compile(r"(?<!\w)(" + "|".join(sorted((re.escape(n) for n
                                                                 key=len, reverse=True)) + r")(?!\w)")
 
 
-def drop_public_parts(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+def public_name_parts(texts: list[str]) -> set[str]:
+    """The words (three letters or more) of the well-known full names the dialogue mentions."""
+    return {w for m in _MULTIWORD_PUBLIC.finditer("\n".join(texts).lower()) for w in m.group().split() if len(w) >= 3}
+
+
+def drop_public_parts(texts: list[str], scans: list[TurnScan], parts: set[str]) -> list[TurnScan]:
     """A dialogue that names "Kobe Bryant" means him by "bryant" too: parts of a well-known
-    name it mentions are public within the dialogue."""
-    parts = {w for m in _MULTIWORD_PUBLIC.finditer("\n".join(texts).lower()) for w in m.group().split() if len(w) >= 3}
+    name it mentions (``parts``, :func:`public_name_parts`) are public within the dialogue."""
     if not parts:
         return scans
 
     def public(value: str) -> bool:
-        words = [w.strip(".,'\"’").removesuffix("’s").removesuffix("'s").lower() for w in value.split()]
+        words = [_bare(w).lower() for w in value.split()]
         return bool(words) and all(w in parts for w in words if w)
 
-    return [TurnScan([s for s in scan.spans if s["entity"] != "PERSON" or not public(text[s["start"]:s["end"]])],
-                     scan.timed_out, scan.seconds, scan.english) for text, scan in zip(texts, scans)]
+    return [replace(scan, spans=[s for s in scan.spans
+                                 if s["entity"] != "PERSON" or not public(text[s["start"]:s["end"]])])
+            for text, scan in zip(texts, scans)]
 
 
-def drop_lowercase_guesses(turns: list[dict], texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
+def drop_lowercase_guesses(turns: list[dict], texts: list[str], scans: list[TurnScan],
+                           public_parts: set[str]) -> list[TurnScan]:
     """A dialogue about well-known people ("write a 2016 nba season with kobe bryant ... and
     kevin durant"), typed all in lower case: the other names NER guessed there after
     truecasing are their peers, too weak to act on outside a personal dialogue; cues ("my
     name praba", "my friend kevin") still count."""
-    if not _MULTIWORD_PUBLIC.search("\n".join(texts).lower()):
+    if not public_parts:
         return scans
     out = []
     for turn, text, scan in zip(turns, texts, scans):
         if turn["role"] == "user" and not any(c.isupper() for c in text):
-            scan = TurnScan([s for s in scan.spans if not (s["entity"] == "PERSON" and s.get("basis") in WEAK)],
-                            scan.timed_out, scan.seconds, scan.english)
+            scan = replace(scan, spans=[s for s in scan.spans
+                                        if not (s["entity"] == "PERSON" and s.get("basis") in WEAK)])
         out.append(scan)
     return out
 
@@ -324,11 +333,12 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
     if config.model_names_public:
         scans = user_sourced_names(turns, texts, scans)
-    scans = drop_public_parts(texts, drop_common_words(texts, scans))
+    public_parts = public_name_parts(texts)
+    scans = drop_public_parts(texts, drop_common_words(texts, scans), public_parts)
     if not personal(turns, scans):
         if fiction(turns) or public_text(turns) or exercise(turns):
             scans = drop_characters(scans)
-        scans = drop_lowercase_guesses(turns, texts, drop_pasted_names(texts, scans))
+        scans = drop_lowercase_guesses(turns, texts, drop_pasted_names(texts, scans), public_parts)
     per_turn = propagate(texts, scans)
     redactor = Redactor(config, dialogue_id)
     shares, too_much = {}, []
