@@ -175,14 +175,13 @@ def _is_own(subject) -> bool:
 
 
 def _title(text: str, chunk) -> bool:
-    """A lower-case phrase of two or more words that is the name of a work: the same words
-    also appear capitalised as a title ("My Little Pony") in the turn, or the turn asks what
-    it is "about"."""
+    """A lower-case phrase of two or more words that is the name of a work, asked about as one
+    ("what is my little pony about?"). The same words written as a title in any turn, this one
+    included, are :func:`titled_elsewhere`'s to find."""
     words = [t.text for t in chunk if t.is_alpha]
     if len(words) < 2 or not chunk.text.islower():
         return False
-    titled = " ".join(w.capitalize() for w in words)
-    return titled in text or bool(re.search(rf"\bwhat\s+is\s+{re.escape(chunk.text)}\s+about\b", text, re.I))
+    return bool(re.search(rf"\bwhat\s+is\s+{re.escape(chunk.text)}\s+about\b", text, re.I))
 
 
 def titled_elsewhere(row: dict, mention) -> str | None:

@@ -162,12 +162,14 @@ class ImageBank:
         caption in five that mentions tea in passing ("a barista serves drinks ... tea") is not
         a photo of the user's tea, and a picture for "the monitor" whose captions say "desk" is
         refused. Images with fewer captions need all of them."""
-        lines = self.caption_text(key).split("\n")
+        lines = [line for line in self.caption_text(key).split("\n") if line]
         wanted = {w.lower() for w in words if w}
         wanted |= {syn for w in wanted for syn in SYNONYMS.get(w, ())}
+        if not wanted:
+            return False
         pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in sorted(wanted)) + r")(?:s|es)?(?!\w)")
-        naming = sum(bool(pattern.search(line)) for line in lines if line)
-        return naming >= min(at_least, len([line for line in lines if line]))
+        naming = sum(bool(pattern.search(line)) for line in lines)
+        return naming >= min(at_least, len(lines))
 
     def load(self, key: str) -> tuple[bytes, ImageInfo]:
         i = self._index[key]
