@@ -10,9 +10,9 @@ A label file is CSV or JSONL with a ``topic`` column and one id column:
 Rows with an empty ``topic`` are unlabelled (e.g. a half-filled ``classify sample``
 export) and are skipped; ``Other`` marks a dialogue read and found to be none of the 14
 (the real seed has them): it is not trained on, and counted (``other_rows``) in the report,
-since the model abstains on such dialogues rather than learning a 15th class. Topic names match case-insensitively, with ``_``/``-`` read as
-spaces (``job_career`` is ``Job Career``); anything else is an error that lists the
-14 valid topics.
+since the model abstains on such dialogues rather than learning a 15th class. Topic names
+match case-insensitively, with ``_``/``-`` read as spaces (``job_career`` is ``Job Career``);
+anything else is an error that lists the 14 valid topics.
 """
 
 from __future__ import annotations
