@@ -139,12 +139,27 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 continue
             if organisation_before(text, m.start()):
                 continue  # a university's or a publisher's address is public, not a person's
+            if historical(text, m.start(), m.end()):
+                continue
             end, coded = extend_block(text, m.end(), lower_text) if name != "unit" else (m.end(), False)
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
             if name == "name_number" and (not (cued or coded) or "\t" in line):
                 continue  # "Windows 10", a table row: a name and a number are a street only inside an address
             found.append((m.start(), end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
     return found
+
+
+YEAR = re.compile(r"(?:\b(?:in|on|of|since|from|to|and|until|till|by|born|died|circa|c\.|january|february|march|april|may|june"
+                  r"|july|august|september|october|november|december)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?|\()"
+                  r"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d)", re.I)  # a year is dated: "in 1872", "13 January 1872"
+
+
+def historical(text: str, start: int, end: int) -> bool:
+    """An address the text dates before 1920 ("...of 3 Caledonian Terrace, Kent. He was baptised
+    in 1872"): the people who lived there are long dead, and privacy law protects the living.
+    Every year written within 200 characters must be before 1920, and one must be there."""
+    years = [int(y) for y in YEAR.findall(text[max(0, start - 200):start] + " " + text[end:end + 200])]
+    return bool(years) and max(years) < 1920
 
 
 _ENDING_ANY = re.compile(rf"(?:{NAME_FIRST_ENDINGS})\.?,?\s+\d|\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+\d", re.I)

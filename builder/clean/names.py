@@ -23,6 +23,10 @@ CAP_NAME = rf"{CAP}(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)\s+)
 GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|thank you|thx|cheers|bye|goodbye|welcome"
                       r"|congrats|congratulations|good (?:morning|afternoon|evening|night)|morning|ok|okay|sorry)"
                       r"[,!]?\s+$", re.I)
+# "ok Reading package lists...": after these a capitalised word often just starts a sentence;
+# they greet someone only when the name closes the address ("Sorry, Anna!", "ok Tom,").
+WEAK_GREETING = re.compile(r"\b(?:ok|okay|sorry|morning|welcome)\W*$", re.I)
+CLOSES_ADDRESS = re.compile(r"^\s*(?:[,!.?;:)]|\n|$)")
 INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
 NAMED = re.compile(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
                    r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
@@ -98,7 +102,8 @@ def name_context(text: str, start: int, end: int) -> str | None:
         return "named"
     if RELATION.search(before):
         return "relation"
-    if GREETING.search(before):
+    greeting = GREETING.search(before)
+    if greeting and (not WEAK_GREETING.search(greeting.group()) or CLOSES_ADDRESS.match(after)):
         return "greeting"
     if HONORIFIC.search(before):
         return "honorific"
@@ -172,6 +177,36 @@ def name_like(value: str) -> bool:
 
     words = [w.strip(".,'’\"").lower() for w in value.split()]
     return any(w and (w in first_names() or w in _census("last_names.txt") or not is_english_word(w)) for w in words)
+
+
+PARTICLES = frozenset("van von de da del der di du la le bin al ibn ben bint dos das y e".split())
+
+
+def trim_lower_case(text: str, start: int, end: int) -> tuple[int, int]:
+    """The capitalised words of an NER span in a turn that capitalises ("with amasing bread",
+    "ins imple eng - Whether"): whoever capitalises anything capitalises names, so lower-case
+    words (name particles aside) are not part of one. Keeps the longest run of capitalised
+    words; an empty span when there is none."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    if any(c.isdigit() for w in words for c in w.group()):
+        return start, end  # "Chandrayan 3", "Vol. 2": a span with digits is for keep_span to judge
+    runs, run = [], []
+    for m in words:
+        word = m.group().strip(".,'’\"")
+        if word[:1].isupper() or (run and word.lower() in PARTICLES):
+            run.append((start + m.start(), start + m.end()))
+        else:
+            if run:
+                runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    if not runs:
+        return start, start
+    best = max(runs, key=lambda r: r[-1][1] - r[0][0])
+    while best and text[best[-1][0]:best[-1][1]].lower() in PARTICLES:
+        best = best[:-1]
+    return (best[0][0], best[-1][1]) if best else (start, start)
 
 
 IDENTIFIER = re.compile(r"[a-z][A-Z]|[_<>=(){}\[\]/\\|]|\.[a-z]")

@@ -110,6 +110,19 @@ def find_phones(text: str) -> list[tuple[int, int, str, float]]:
     return out
 
 
+LIST_SEP = r"(?:[、,，;；/|和及]|\s(?:and|or|&)(?=\s))"
+SHORT_BEFORE = re.compile(rf"(?<!\d)\d{{3,6}}\s*{LIST_SEP}\s*$")
+SHORT_AFTER = re.compile(rf"^\s*{LIST_SEP}\s*\d{{3,6}}(?!\d)")
+
+
+def in_code_list(text: str, start: int, end: int) -> bool:
+    """A number between list items too short to be phone numbers ("bins: 522964、458123458124、
+    434910"): one more code of the list (two run together), not a phone. A cue word still wins."""
+    before = re.sub(rf"[\d\s]*(?:{LIST_SEP}[\d\s]*)*$", "", text[max(0, start - 60):start])  # back over the list
+    return bool(SHORT_BEFORE.search(text[max(0, start - 12):start]) and SHORT_AFTER.match(text[end:end + 12])
+                and not PHONE_CUE_BEFORE.search(before[-40:]))
+
+
 # -- postal codes --------------------------------------------------------------------
 US_STATES = ("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH "
              "OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP AA AE AP").split()

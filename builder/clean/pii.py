@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 from builder.clean.precision import keep_span, private_ip
 from builder.clean.code import code_ranges, in_ranges
-from builder.clean.names import census_name
-from builder.clean.truecase import truecase
+from builder.clean.names import census_name, trim_lower_case
+from builder.clean.numbers import in_code_list
+from builder.clean.truecase import is_english_word, truecase
 from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
 
@@ -162,12 +163,17 @@ class PiiDetector:
                     continue
                 if entity == "IP_ADDRESS" and private_ip(text[start:end]) and in_ranges(start, end, code):
                     continue  # a LAN address in a program or a config: nobody's
+                if entity == "PHONE_NUMBER" and in_code_list(text, start, end):
+                    continue
                 if entity == "PERSON":
                     end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
+                    if basis == ["ner"] and ner_text == text:
+                        start, end = trim_lower_case(text, start, end)
                     if end <= start or (finder.english_only and ner_text != text and basis == ["ner"]
-                                        and not census_name(text[start:end]) and len(text[start:end].split()) < 2
-                                        and text[start:end].isascii()):
-                        continue  # "teorically", "recotds": an English typo NER saw capitalised is no name
+                                        and not census_name(text[start:end]) and text[start:end].isascii()
+                                        and (len(text[start:end].split()) < 2
+                                             or any(is_english_word(w) for w in text[start:end].split()))):
+                        continue  # "teorically", "amasing bread": a typo truecasing capitalised is no name
                 out.append({"start": start + offset, "end": end + offset, "entity": entity, "score": score,
                             "basis": basis[0] if basis else finder.name})
         return out

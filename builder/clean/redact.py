@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from builder.clean.mentions import mentioned_not_people
 from builder.clean.pii import TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES, is_public
+from builder.clean.samples import drop_values, sample_values, user_sourced_values
 from builder.clean.truecase import is_english_word
 from builder.clean.surrogates import Redactor, apply_spans
 
@@ -145,7 +147,11 @@ FICTION = re.compile(
     r"|dialogue|tale|fable|sitcom|movie|comic|backstory|lore)\b"  # poems and songs are often for real people
     r"|\b(?:fanfic\w*|fan[- ]?fiction|role-?play(?:ing)?|screenplay|fictional|character(?:s)?\s*:|(?:main|the|these)\s+"
     r"characters?|protagonist|antagonist|storyline|(?:rpg|dnd|d&d)\b|\bin\s+the\s+(?:anime|manga|game|series|show"
-    r"|movie|film|novel|book|story)|\b(?:anime|manga|cartoon|video\s+game|tv\s+show|tv\s+series)\b)", re.I)
+    r"|movie|film|novel|book|story)|\b(?:anime|manga|cartoon|video\s+game|tv\s+show|tv\s+series)\b"
+    # things the user made up: "Ultra Kids is a channel (It's a channel I made)", "a made-up country"
+    r"|\b(?:channel|show|company|country|kingdom|world|city|town|brand|band|game|universe|school)\s+(?:that\s+)?"
+    r"(?:i|we)\s+(?:made|invented|created|came\s+up\s+with|made\s+up)\b|\bmade[- ]up\b|\binvented\s+by\s+me\b)",
+    re.I)
 # In fiction a name stays unless the user gave it as their own or a contact's.
 FICTION_KEEPS = ("intro", "relation", "signoff", "address_block", "ner+intro", "ner+relation", "context+intro",
                  "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters
@@ -314,7 +320,8 @@ def drop_lowercase_guesses(turns: list[dict], texts: list[str], scans: list[Turn
     """A dialogue about well-known people ("write a 2016 nba season with kobe bryant ... and
     kevin durant"), typed all in lower case: the other names NER guessed there after
     truecasing are their peers, too weak to act on outside a personal dialogue; cues ("my
-    name praba", "my friend kevin") still count."""
+    name praba", "my friend kevin") still count. (Without a public name a lower-case guess
+    stays: "i want to add julie novak as a beneficiary" is someone.)"""
     if not public_parts:
         return scans
     out = []
@@ -326,19 +333,42 @@ def drop_lowercase_guesses(turns: list[dict], texts: list[str], scans: list[Turn
     return out
 
 
+def drop_mentioned(texts: list[str], scans: list[TurnScan], personal_dialogue: bool) -> list[TurnScan]:
+    """NER-only names that some mention shows are no private person (mentions.py): a place
+    ("in Robina"); outside a personal dialogue also a name discussed as a word and a
+    character of a work."""
+    weak = {text[s["start"]:s["end"]] for text, scan in zip(texts, scans) for s in scan.spans
+            if s["entity"] == "PERSON" and s.get("basis") in WEAK}
+    gone = mentioned_not_people(texts, weak, places_only=personal_dialogue)
+    if not gone:
+        return scans
+    parts = {_bare(p) for v in gone for p in v.split() if len(_bare(p)) >= 3}
+    holds_gone = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in gone) + r")(?!\w)")
+
+    def mentioned(value: str) -> bool:  # the value, a longer span around it ("А Gerald Commerson The"), a part
+        return bool(holds_gone.search(value)) or all(_bare(p) in parts for p in value.split())
+
+    return [replace(scan, spans=[s for s in scan.spans if not (
+        s["entity"] == "PERSON" and s.get("basis") in WEAK and mentioned(text[s["start"]:s["end"]]))])
+        for text, scan in zip(texts, scans)]
+
+
 def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], config) -> Redaction:
     texts = [t["text"] or "" for t in turns]
     if any(scan.timed_out for scan in scans):
         return Redaction(turns, [], reason="pii_timeout",
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
     if config.model_names_public:
-        scans = user_sourced_names(turns, texts, scans)
+        scans = user_sourced_values(turns, texts, user_sourced_names(turns, texts, scans))
+    scans = drop_values(texts, scans, sample_values(turns, texts, scans))
     public_parts = public_name_parts(texts)
     scans = drop_public_parts(texts, drop_common_words(texts, scans), public_parts)
-    if not personal(turns, scans):
+    is_personal = personal(turns, scans)
+    if not is_personal:
         if fiction(turns) or public_text(turns) or exercise(turns):
             scans = drop_characters(scans)
         scans = drop_lowercase_guesses(turns, texts, drop_pasted_names(texts, scans), public_parts)
+    scans = drop_mentioned(texts, scans, is_personal)
     per_turn = propagate(texts, scans)
     redactor = Redactor(config, dialogue_id)
     shares, too_much = {}, []

@@ -64,6 +64,28 @@ def _rows():
                            "about the onboarding of Mrs Cheng.\n\nThanks\nMickael"),
                   ("assistant", "Hi everyone,\n\nCould you review the message about Mrs. Cheng?\n\nBest regards,\n"
                                 "Mickael")], source_id="work_email"),
+        # a course assignment: its sample roster is the course's, the student's own row is theirs
+        dialogue([("user", "My homework (student id 00912345) prints no invalid emails. Output:\n"
+                           "Student ID: 00912345\nName: Runa Voss\n\n"
+                           "ID: B1\tFirst: Milo\tLast: Tarrant\tEmail: milo.t@mailbox.org\tAge: 21\n"
+                           "ID: B2\tFirst: Ines\tLast: Quarry\tEmail: ines.q@mailbox.org\tAge: 22\n"
+                           "ID: B3\tFirst: Runa\tLast: Voss\tEmail: runa.voss@unimail.net\tAge: 23\n"),
+                  ("assistant", "Your loop never reaches Milo Tarrant's row; fix the index.")], source_id="roster"),
+        # what the dialogue says a name is: a place, a sitcom character, a name discussed as a word
+        dialogue([("user", "Write the invitation: our darts night is at the Crown Hotel, Tarragindi on Friday."),
+                  ("assistant", "Join us for darts night at the Crown Hotel in Tarragindi this Friday!")],
+                 source_id="place"),
+        dialogue([("user", "She answered my Barney reference from the sitcom with a Robin gif. What now?"),
+                  ("assistant", "Ask her whether Robin is her favourite character in the show.")],
+                 source_id="sitcom"),
+        dialogue([("user", "Is Oswin Harrow a good name for a boy?"),
+                  ("assistant", "The name Oswin Harrow sounds distinguished and a little old-fashioned.")],
+                 source_id="name_talk"),
+        # an address only the model wrote is its example; codes in a list are no phone numbers
+        dialogue([("user", "How do I copy my site to a server? The promo takes card bins 411111, 522964, "
+                           "623456789012, 434910."),
+                  ("assistant", "Use scp -r site root@34.67.89.10:/var/www; the bins are 411111, 522964, "
+                                "623456789012 and 434910.")], source_id="model_ip"),
     ]
 
 
@@ -134,3 +156,24 @@ def test_lan_addresses_in_code_stay_and_public_ones_go(cleaned):
 def test_people_in_a_drafted_work_email_go(cleaned):
     text = _text(cleaned["work_email"])
     assert "Mickael" not in text and "Cheng" not in text, text
+
+
+def test_a_course_roster_stays_and_the_students_own_row_goes(cleaned):
+    text = _text(cleaned["roster"])
+    for value in ("Milo", "Tarrant", "milo.t@mailbox.org", "Ines", "ines.q@mailbox.org"):
+        assert value in text, (value, text)
+    for value in ("Runa", "Voss", "runa.voss@unimail.net", "00912345"):
+        assert value not in text, (value, text)
+
+
+@pytest.mark.parametrize("source_id,kept", [
+    ("place", ["Tarragindi"]),
+    ("sitcom", ["Barney", "Robin"]),
+    ("name_talk", ["Oswin Harrow"]),
+    ("model_ip", ["34.67.89.10", "623456789012"]),
+])
+def test_what_the_dialogue_says_a_value_is(cleaned, source_id, kept):
+    text = _text(cleaned[source_id])
+    for value in kept:
+        assert value in text, (value, text)
+    assert cleaned[source_id]["pii"] == [], cleaned[source_id]["pii"]

@@ -112,7 +112,7 @@ def test_versions_citations_routes_and_list_items_are_not_streets(text):
 
 def test_a_year_after_a_month_is_no_postal_code():
     from builder.clean.numbers import address_block_codes
-    text = "of 3 Caledonian Terrace, New Cross, Kent, England. He was baptised 13 January 1864 at Camberwell"
+    text = "of 14 Alder Row, Hexham, Northumberland, England. She was baptised 13 January 1964 at Camberwell"
     (start, end, *_), = find_streets(text)
     assert address_block_codes(text, start, end) == []
 
@@ -138,3 +138,12 @@ def test_precision_rules(entity, value, kept):
                                   "Nvidia GeForce RTX 3070, GeForce RTX 3050 and Radeon RX 6600"])
 def test_quantities_and_product_names_are_not_streets(text):
     assert find_streets(text) == []
+
+
+@pytest.mark.parametrize("text,found", [
+    ("His parents lived at 14 Alder Row, Hexham, Northumberland. He was baptised on 13 January 1872.", False),
+    ("I lived at 14 Alder Row, Hexham, Northumberland from 1910 to 1985.", True),  # someone alive since
+    ("Send it to 14 Alder Row, Hexham, Northumberland.", True),
+])
+def test_addresses_dated_before_1920_are_history(text, found):
+    assert bool(find_streets(text)) is found

@@ -21,7 +21,8 @@ PII = {
         ("PHONE_NUMBER", "847-555-0199"), ("EMAIL_ADDRESS", "kodonnell.cycles@yahoo.com"),
     ],
     "game-05": [
-        ("PERSON", "Lukas Brandt"), ("PERSON", "Lukas"), ("IP_ADDRESS", "203.0.113.45"), ("IP_ADDRESS", "192.168.1.1"),
+        # (the assistant's "for example 192.168.1.1" is its own example, the default router address: not planted)
+        ("PERSON", "Lukas Brandt"), ("PERSON", "Lukas"), ("IP_ADDRESS", "203.0.113.45"),
         ("PHONE_NUMBER", "+49 151 2345 6789"), ("EMAIL_ADDRESS", "lukas.brandt@web.de"),
     ],
     "house-04": [

@@ -1,0 +1,82 @@
+"""Names that are mentioned, not people: the dialogue itself says what a name stands for.
+
+NER finds a name's shape; the words around some mention of it often say that it is no private
+person. Whatever one mention says holds for the whole dialogue, so the decision is per value:
+
+* a name discussed as a word: "the name Gerald", "имя Gerald", "is Aiden a good name";
+* a character of a work: a sentence that names the work or calls it a character ("Joey from
+  Friends", "she's your favorite character", "the Rachel gif");
+* a place: a single word after "in"/"near" ("at Zone Bowling in Robina").
+
+Only names that NER alone vouches for (``redact.WEAK``) are judged here, and in a dialogue about
+the user's own affairs (``redact.personal``) only places: in a letter the user drafts, "Sarah and
+I saw a movie" is a real Sarah.
+"""
+
+from __future__ import annotations
+
+import re
+
+NAME_TALK = re.compile(r"(?:\bthe\s+(?:first\s+|last\s+|given\s+|family\s+|sur|nick|baby\s+|middle\s+)?names?"
+                       r"|\b(?:имя|имени|именем|фамилия|фамилию|фамилии|le\s+(?:pré)?nom|el\s+nombre|der\s+name"
+                       r"|il\s+nome|o\s+nome)|名字|名前)\s*[\"“«'‘]?$", re.I)
+NAME_TALK_AFTER = re.compile(r"^[\"”»'’]?\s+(?:is\s+|sounds\s+|seems\s+)?(?:an?\s+)?(?:good|nice|common|rare|popular"
+                             r"|unusual|typical|real|cool|strong|beautiful|pretty|uncommon|old-fashioned|unique)?\s*"
+                             r"(?:(?:first|last|given|family|baby|boy's|girl's|boy|girl)\s+)?name\b", re.I)
+# A sentence about a work of fiction and its people.
+# ("the Takuda novel" names an author: a work alone does not make its neighbours characters.)
+WORK_WORDS = re.compile(r"\b(?:characters?|episodes?|season\s+\d+|sitcom|tv\s+(?:show|series)|the\s+show|the\s+series"
+                        r"|cartoon|anime|manga|gif|meme|cosplay|fandom"
+                        r"|(?:pop[- ]culture\s+)?reference|quote\s+from|played\s+by|portrayed\s+by|voiced\s+by)\b",
+                        re.I)
+FROM_WORK = re.compile(r"^(?:'s)?\s+(?:from|in|of)\s+(?:the\s+)?[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*){0,3}", re.U)
+SHOW_TALK = re.compile(r"\b(?:tv\s+show|the\s+show|sitcom|episodes?|series|season\s+\d+)\b", re.I)
+PLACE_BEFORE = re.compile(r"\b(?:in|near|around|outside|inside|downtown|suburb\s+of)\s+$", re.I)
+SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
+
+
+def _occurrences(texts: list[str], value: str):
+    pattern = re.compile(rf"(?<![\w@]){re.escape(value)}(?![\w@])")
+    for text in texts:
+        for m in pattern.finditer(text):
+            yield text, m.start(), m.end()
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    left = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
+    stops = [i for i in (text.find(c, end) for c in ".!?\n") if i >= 0]
+    return text[left:min(stops) if stops else len(text)]
+
+
+def discussed_as_name(texts: list[str], value: str) -> bool:
+    """Some mention talks about the name itself ("the name Gerald Commerson", "Gerald is a nice name")."""
+    return any(NAME_TALK.search(text[max(0, s - 30):s]) or NAME_TALK_AFTER.match(text[e:e + 50])
+               for text, s, e in _occurrences(texts, value))
+
+
+def character_of_a_work(texts: list[str], value: str) -> bool:
+    """Some mention sits in a sentence about a work's characters ("one of my Joey's from Friends
+    references", "did you choose Rachel because she's your favorite character")."""
+    for text, s, e in _occurrences(texts, value):
+        sentence = _sentence(text, s, e)
+        if WORK_WORDS.search(sentence):
+            return True
+        if FROM_WORK.match(text[e:e + 40]) and SHOW_TALK.search("\n".join(texts)):
+            return True
+    return False
+
+
+def used_as_place(texts: list[str], value: str) -> bool:
+    """A one-word name that some mention puts after "in"/"near" and not before a possessive
+    ("in Robina", not "in Anna's room"): a suburb, a town."""
+    if " " in value.strip():
+        return False
+    return any(PLACE_BEFORE.search(text[max(0, s - 20):s]) and not re.match(r"['’]s\b", text[e:e + 3])
+               for text, s, e in _occurrences(texts, value))
+
+
+def mentioned_not_people(texts: list[str], values: set[str], places_only: bool = False) -> set[str]:
+    """The ``values`` (NER-only names) that some mention shows are no private person; with
+    ``places_only`` (a personal dialogue) only places count."""
+    return {v for v in values if used_as_place(texts, v) or not places_only and (
+        discussed_as_name(texts, v) or character_of_a_work(texts, v))}

@@ -1,0 +1,135 @@
+"""Values nobody owns: a course's sample records, and data a model made up.
+
+* **Sample records in coursework.** A programming assignment hands students a table of made-up
+  records ("A2,Suzan,Erickson,suzan@...,19,...") and asks them to add a row of their own. In a
+  dialogue that is coursework (a student id, "assignment", "homework"...), the values that occur
+  only inside the rows of a record table (three or more lines of the same shape: comma or tab
+  separated fields, or repeated ``Label: value`` pairs) are the course's. A row that also holds
+  a value the user wrote outside the table (their own name in a "Name:" header) is the
+  student's own record: everything in it stays redacted.
+* **Values only a model turn holds.** A chat model cannot know the user's server address or a
+  stranger's e-mail; an IP, e-mail, phone, card or id number that appears in an assistant turn
+  but in no user turn is an example it invented ("scp ... root@34.67.89.123") or public
+  knowledge. A value the user gave stays redacted wherever the model repeats it, in any format
+  ("0612345678" and "06 12 34 56 78" share their digits).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+COURSEWORK = re.compile(r"\b(?:assignment|homework|coursework|course\s*work|student\s+(?:id|number)|my\s+(?:class|course"
+                        r"|professor|instructor|teacher|lecturer)|rubric|lab\s+(?:\d+|exercise|report)"
+                        r"|due\s+(?:date|tomorrow|tonight)|(?:course|module)\s+code)\b", re.I)
+LABEL = re.compile(r"(?:^|\s)([A-Z][\w ]{0,20}?)\s*:\s*\S")
+MIN_ROWS = 3
+
+
+def coursework(turns: list[dict]) -> bool:
+    return any(t["role"] == "user" and COURSEWORK.search(t["text"] or "") for t in turns)
+
+
+def _shape(line: str) -> tuple | None:
+    """What makes a line a table row: four or more tab or comma separated fields, or three or
+    more ``Label: value`` pairs (keyed by the first label). Loose on purpose: a row cut short
+    ("...Email: x@y.z" at the end of a pasted output) still belongs to its table."""
+    stripped = line.strip().strip('",;{}')
+    labels = [m.group(1).strip().lower() for m in LABEL.finditer(stripped)]
+    if len(labels) >= 3:
+        return ("labels", labels[0])
+    for sep in ("\t", ","):
+        if stripped.count(sep) >= 3:
+            return (sep,)
+    return None
+
+
+def record_rows(text: str) -> list[tuple[int, int]]:
+    """Character ranges of the lines that belong to a table: at least ``MIN_ROWS`` lines of the
+    same shape in the text."""
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, pos + len(line), _shape(line)))
+        pos += len(line) + 1
+    counts: dict[tuple, int] = {}
+    for _, _, shape in lines:
+        if shape:
+            counts[shape] = counts.get(shape, 0) + 1
+    return [(s, e) for s, e, shape in lines if shape and counts[shape] >= MIN_ROWS]
+
+
+def _inside(start: int, rows: list[tuple[int, int]]) -> tuple[int, int] | None:
+    return next(((s, e) for s, e in rows if s <= start < e), None)
+
+
+def _words(value: str) -> list[str]:
+    return [w for w in re.split(r"[^\w@.+-]+", value) if len(w) >= 3]
+
+
+def sample_values(turns: list[dict], texts: list[str], scans) -> set[str]:
+    """The found values of a coursework dialogue that only its sample records hold."""
+    if not coursework(turns):
+        return set()
+    rows = [record_rows(t) for t in texts]
+    if not any(rows):
+        return set()
+    outside = "\n".join(  # what the user wrote outside every table
+        "".join(ch if not _inside(i, r) else " " for i, ch in enumerate(text))
+        for turn, text, r in zip(turns, texts, rows) if turn["role"] == "user")
+    own_rows = {(ti, row) for ti, (text, r) in enumerate(zip(texts, rows)) for row in r
+                if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", outside) for w in _words(text[row[0]:row[1]])
+                       if _found_in(w, texts, scans))}
+    inside, elsewhere = set(), set()
+    for ti, (turn, text, scan, r) in enumerate(zip(turns, texts, scans, rows)):
+        for span in scan.spans:
+            value = text[span["start"]:span["end"]]
+            row = _inside(span["start"], r)
+            if row and (ti, row) not in own_rows:
+                inside.add(value)
+            elif turn["role"] == "user":  # a model that talks about a record does not make it the user's
+                elsewhere.add(value)
+    return {v for v in inside - elsewhere if not any(w in outside for w in _words(v))}
+
+
+def _found_in(word: str, texts: list[str], scans) -> bool:
+    """``word`` is part of something the scan found (a name or an e-mail, not "SECURITY")."""
+    return any(word in text[s["start"]:s["end"]] for text, scan in zip(texts, scans) for s in scan.spans)
+
+
+def drop_values(texts: list[str], scans, values: set[str]):
+    if not values:
+        return scans
+    return [replace(scan, spans=[s for s in scan.spans if text[s["start"]:s["end"]] not in values])
+            for text, scan in zip(texts, scans)]
+
+
+MODEL_VALUES = ("EMAIL_ADDRESS", "IP_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "ID_NUMBER",
+                "US_DRIVER_LICENSE", "US_PASSPORT", "US_BANK_NUMBER")
+
+
+def _key(entity: str, value: str) -> str:
+    if entity in ("EMAIL_ADDRESS",):
+        return value.lower()
+    if entity == "IP_ADDRESS":
+        return value
+    return re.sub(r"\W", "", value).lower()
+
+
+def user_sourced_values(turns: list[dict], texts: list[str], scans):
+    """Drop the structured values of model turns that no user turn holds (see the module doc)."""
+    user = [text for turn, text in zip(turns, texts) if turn["role"] == "user"]
+    flat = "\n".join(user).lower()
+    compact = re.sub(r"\W", "", flat)
+    out = []
+    for turn, text, scan in zip(turns, texts, scans):
+        if turn["role"] == "user":
+            out.append(scan)
+            continue
+        spans = []
+        for s in scan.spans:
+            key = _key(s["entity"], text[s["start"]:s["end"]])
+            if s["entity"] not in MODEL_VALUES or key.lower() in (flat if s["entity"] in ("EMAIL_ADDRESS", "IP_ADDRESS")
+                                                                   else compact):
+                spans.append(s)
+        out.append(replace(scan, spans=spans))
+    return out
