@@ -187,7 +187,8 @@ def stage(texts, ckpt, hf_dir, work: Path, int8: bool) -> dict:
     seconds, manifest = float("inf"), None
     for _ in range(2):  # best of two (a fresh stage each time: no cache carried over); the machine is shared
         manifest = run_stage(CleanStage(config), src, work / f"out-{int8}", force=True, device="cpu")
-        seconds = min(seconds, manifest["timings"]["process_s"])
+        # process_s holds the model loading (setup_s, lazily in the worker): the steady rate leaves it out
+        seconds = min(seconds, manifest["timings"]["process_s"] - manifest["timings"]["setup_s"])
     return {"msgs_per_s": len(texts) / seconds, "seconds": seconds, "setup_s": manifest["timings"]["setup_s"],
             "stage_seconds": manifest["stats"]["seconds"], "rows": manifest["rows"]}
 

@@ -95,8 +95,10 @@ class ShardWorker:
         self.device = "cpu"
 
     def setup(self, device: str) -> None:
+        t0 = time.perf_counter()
         self.device = device
         self.stage.setup(device)
+        self.setup_s = time.perf_counter() - t0  # reported once, with the first shard this worker runs
 
     def __call__(self, index: int) -> dict:
         key = shard_key(index)
@@ -110,8 +112,9 @@ class ShardWorker:
         part, ledger = self.partial / io.PART_FMT.format(index), self.partial / "_shards" / f"ledger-{key}.parquet"
         io.write_dialogues(result.dialogues, part)
         io.write_parquet_atomic(io.sort_ledger(result.ledger), ledger)
+        setup_s, self.setup_s = getattr(self, "setup_s", 0.0), 0.0
         return {"stats": result.stats, "rows_in": df.height, "rows_out": result.dialogues.height,
-                "part_sha256": io.sha256_file(part), "ledger_sha256": io.sha256_file(ledger)}
+                "part_sha256": io.sha256_file(part), "ledger_sha256": io.sha256_file(ledger), "setup_s": setup_s}
 
 
 def shard_key(index: int) -> str:
@@ -178,7 +181,7 @@ def run_stage(
         in_parts = io.parts(input_dir)
         todo = [i for i in range(len(in_parts)) if not shard_verified(out, i)]
         resolved = resolve_device(device) if executor.name != "ray" else device
-        timings = {"prepare_s": 0.0, "process_s": 0.0}
+        timings = {"prepare_s": 0.0, "setup_s": 0.0, "process_s": 0.0}  # setup_s: model loading, summed over workers
         if todo and hasattr(stage, "prepare"):  # a global step (e.g. swap's selection), in the driver
             t0 = time.perf_counter()
             stage.prepare(input_dir, resolved if resolved != "auto" else resolve_device("auto"))
@@ -187,6 +190,7 @@ def run_stage(
         progress.update(len(in_parts) - len(todo))
 
         def done(index: int, info: dict) -> None:
+            timings["setup_s"] += info.get("setup_s", 0.0)
             out.mark_shard(shard_key(index), info)
             progress.update(1, note=f"shard {index + 1}: {info['rows_in']} dialogues")
 

@@ -41,7 +41,7 @@ class CleanConfig:
     thresholds: tuple[tuple[str, float], ...] = DEFAULT_THRESHOLDS
     action: str = "placeholder"
     entity_actions: tuple[tuple[str, str], ...] = ()
-    model_names_public: bool = True  # a PERSON only a model turn mentions is public knowledge
+    model_names_public: bool = True  # a PERSON or value only a model turn mentions is public or its example
     max_redacted_share: float = 0.5
     coherence_min_chars: int = 20  # and at least this many redacted characters in the turn
     coherence: str = "drop"

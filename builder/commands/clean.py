@@ -43,8 +43,9 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
 @click.option("--chunk-chars", type=int, default=4000, show_default=True,
               help="Long turns are analysed in chunks of this many characters.")
 @click.option("--redact-model-names", is_flag=True,
-              help="Also redact person names that only assistant turns mention (by default they count as "
-                   "public knowledge: a chat model cannot know the user's private contacts).")
+              help="Also redact person names, e-mails, IPs and phone or id numbers that only assistant turns "
+                   "mention (by default they count as public knowledge or the model's own examples: a chat model "
+                   "cannot know the user's private contacts).")
 @click.option("--no-pii", is_flag=True, help="Skip PII scrubbing.")
 @click.option("--no-exif", is_flag=True, help="Keep image metadata (EXIF/XMP) as it is.")
 @click.option("--no-toxicity", is_flag=True, help="Skip toxicity scoring and dropping.")
