@@ -6,7 +6,12 @@ person. Whatever one mention says holds for the whole dialogue, so the decision 
 * a name discussed as a word: "the name Gerald", "имя Gerald", "is Aiden a good name";
 * a character of a work: a sentence that names the work or calls it a character ("Joey from
   Friends", "she's your favorite character", "the Rachel gif");
-* a place: a single word after "in"/"near" ("at Zone Bowling in Robina").
+* a place: a single word after "in"/"near" ("at Zone Bowling in Robina");
+* a public figure: a public role next to the name or a sentence about professional sport or
+  show business ("his QB Tom Brady", "Mayfield was drafted first");
+* not a person at all: a single word after "the" ("a fan of the Patriots");
+* and every name of a chat about professional sport or show business that is not about the
+  user's own affairs: players, coaches and stars.
 
 Only names that NER alone vouches for (``redact.WEAK``) are judged here, and in a dialogue about
 the user's own affairs (``redact.personal``) only places: in a letter the user drafts, "Sarah and
@@ -16,6 +21,8 @@ I saw a movie" is a real Sarah.
 from __future__ import annotations
 
 import re
+
+from spacy.lang.en.stop_words import STOP_WORDS
 
 NAME_TALK = re.compile(r"(?:\bthe\s+(?:first\s+|last\s+|given\s+|family\s+|sur|nick|baby\s+|middle\s+)?names?"
                        r"|\b(?:имя|имени|именем|фамилия|фамилию|фамилии|le\s+(?:pré)?nom|el\s+nombre|der\s+name"
@@ -75,8 +82,58 @@ def used_as_place(texts: list[str], value: str) -> bool:
                for text, s, e in _occurrences(texts, value))
 
 
+# A public role next to the name ("his QB Tom Brady", "President Lincoln", "Brady, the quarterback"), or a
+# sentence about professional sport ("Mayfield was drafted first", "the NFL's best rookie").
+ROLE = (r"(?:president|vice\s+president|senator|governor|congress(?:wo)?man|prime\s+minister|chancellor|mayor"
+        r"|minister|king|queen|emperor|pope|ceo|founder|billionaire|actor|actress|singer|rapper|songwriter"
+        r"|novelist|playwright|director|filmmaker|coach|head\s+coach|quarterback|qb|running\s+back|rb"
+        r"|wide\s+receiver|linebacker|pitcher|striker|goalkeeper|point\s+guard|forward|defender)")
+ROLE_BEFORE = re.compile(rf"\b{ROLE}\s+(?:[A-Z]\w*\s+)?$", re.I)
+ROLE_AFTER = re.compile(rf"^(?:'s)?,?\s+(?:the|a|an|who\s+(?:is|was)\s+(?:the|a|an))\s+(?:\w+\s+){{0,2}}{ROLE}\b", re.I)
+PRO_SPORT = re.compile(r"\b(?:nfl|nba|mlb|nhl|mls|fifa|uefa|premier\s+league|super\s+bowl|touchdowns?|quarterbacks?|drafted"
+                       r"|draft\s+pick|rookie|playoffs?|halftime|linebackers?|receivers?|fumbled?|rushing\s+yards"
+                       r"|hall\s+of\s+fame|mvp|grand\s+slam|world\s+cup|olympics?|oscars?|grammys?|emmys?|box\s+office"
+                       r"|billboard|sitcom|starred|starring)\b", re.I)
+
+
+def public_role(texts: list[str], value: str) -> bool:
+    """Some mention gives the name a public role or sits in a sentence about professional sport
+    or show business: a public figure, whom no list can name them all."""
+    for text, s, e in _occurrences(texts, value):
+        if ROLE_BEFORE.search(text[max(0, s - 40):s]) or ROLE_AFTER.match(text[e:e + 60]):
+            return True
+        if PRO_SPORT.search(_sentence(text[:s] + " " * (e - s) + text[e:], s, e)):  # the name itself aside ("Oscar")
+            return True
+    return False
+
+
+def about_public_life(texts: list[str]) -> bool:
+    """The dialogue talks about professional sport or show business (two mentions or more): its
+    NER-only names are players, coaches and stars ("Do you know who Baker Mayfield is?"), like
+    the names in a chat about well-known people."""
+    return sum(len(PRO_SPORT.findall(t)) for t in texts) >= 2
+
+
+def after_article(texts: list[str], value: str) -> bool:
+    """A one-word name after "the" ("a fan of the Patriots", "deserved the Emmy"): a team, an
+    award, a thing; a person's name takes no article."""
+    return " " not in value.strip() and any(re.search(r"\bthe\s+$", text[max(0, s - 5):s], re.I)
+                                            and _ends_phrase(text[e:e + 20])
+                                            for text, s, e in _occurrences(texts, value))
+
+
+def _ends_phrase(after: str) -> bool:
+    """Nothing of the noun phrase follows ("the Patriots, ...", "the Emmy because"); in "the
+    Takuda novel" the name is an author's, modifying the noun after it."""
+    m = re.match(r"\s*(\w+)", after)
+    return not m or m.group(1).lower() in STOP_WORDS or not re.match(r"\s", after)
+
+
 def mentioned_not_people(texts: list[str], values: set[str], places_only: bool = False) -> set[str]:
     """The ``values`` (NER-only names) that some mention shows are no private person; with
     ``places_only`` (a personal dialogue) only places count."""
+    if not places_only and about_public_life(texts):
+        return set(values)
     return {v for v in values if used_as_place(texts, v) or not places_only and (
-        discussed_as_name(texts, v) or character_of_a_work(texts, v))}
+        after_article(texts, v) or discussed_as_name(texts, v) or character_of_a_work(texts, v)
+        or public_role(texts, v))}

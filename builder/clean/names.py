@@ -50,7 +50,7 @@ PERSON_VERB_BEFORE = re.compile(
     r"|speak\s+with|talk\s+to|talked\s+to|said\s+to|(?:is|was)\s+under|name\s+is|maiden\s+name\s+is|calls\s+me"
     r"|known\s+as|directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by|sung\s+by"
     r"|painted\s+by|signed\s+by|sent\s+by|from\s+my\s+friend|commenter|producer|singer|author|fan\s+of)"
-    r"\s+(?:the\s+)?$)", re.I)
+    r"\s+$)", re.I)  # not after "the": "a fan of the NFL" is a league
 PERSON_AFTER = re.compile(
     r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
     r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children)\b"

@@ -61,6 +61,7 @@ Yuri Gagarin|Chuck Norris|MacGyver|My Little Pony|Merkel|Neymar|Mr. Bean|Bruce L
 # Capitalised words the small model mistakes for names in chat (greetings, products, AIs).
 NOT_NAMES = frozenset("""
 hi hello hey thanks thank dear ok okay yes no please sure great cool wow lol bye cheers regards sorry
+btw omg imo imho tbh idk fyi haha hahaha lmao rofl nice yeah yep yup nope oh ah hmm awesome
 chatgpt gpt gpt-4 gpt-4o claude gemini bard llama copilot siri alexa cortana assistant user bot ai
 python java javascript rust excel word powerpoint photoshop linux windows android iphone google
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july

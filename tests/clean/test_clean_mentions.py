@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from builder.clean.mentions import character_of_a_work, discussed_as_name, mentioned_not_people, used_as_place
+from builder.clean.mentions import (about_public_life, after_article, character_of_a_work, discussed_as_name,
+                                    mentioned_not_people, public_role, used_as_place)
 from builder.clean.names import name_context, trim_lower_case
 from builder.clean.numbers import in_code_list
 from builder.clean.pii import TurnScan
@@ -134,3 +135,31 @@ def test_values_only_a_model_turn_holds_are_its_own_examples():
     kept = user_sourced_values(turns, texts, found)
     assert [texts[1][s["start"]:s["end"]] for s in kept[1].spans] == ["35.201.7.9", "06 12 34 56 78"]
     assert len(kept[0].spans) == 2
+
+
+@pytest.mark.parametrize("texts,value,expected", [
+    (["I doubt his QB Dario Velk will start on Sunday."], "Dario Velk", True),
+    (["Velk, the quarterback from Ohio, was benched."], "Velk", True),
+    (["Velk was drafted in the second round."], "Velk", True),
+    (["Velk lent me his lawnmower."], "Velk", False),
+    (["Oscar is my cousin's name."], "Oscar", False),  # the name itself is no award
+])
+def test_a_public_role_makes_a_public_figure(texts, value, expected):
+    assert public_role(texts, value) is expected
+
+
+def test_a_chat_about_professional_sport_names_public_figures():
+    texts = ["Are you a fan of the NFL?", "Yes! Do you know who Dario Velk is? Best rookie this season."]
+    assert about_public_life(texts)
+    assert mentioned_not_people(texts, {"Dario Velk"}) == {"Dario Velk"}
+    assert mentioned_not_people(texts, {"Dario Velk"}, places_only=True) == set()  # a personal dialogue
+    assert not about_public_life(["My neighbour Dario Velk plays football on Sundays."])
+
+
+@pytest.mark.parametrize("texts,value,expected", [
+    (["I am a fan of the Ravens, are you?"], "Ravens", True),
+    (["Did they deserve the Emmy because of it?"], "Emmy", True),
+    (["Unlike the Velk novel, this one is short."], "Velk", False),  # an author's name modifying a noun
+])
+def test_a_word_after_the_is_no_person(texts, value, expected):
+    assert after_article(texts, value) is expected

@@ -86,6 +86,10 @@ def _rows():
                            "623456789012, 434910."),
                   ("assistant", "Use scp -r site root@34.67.89.10:/var/www; the bins are 411111, 522964, "
                                 "623456789012 and 434910.")], source_id="model_ip"),
+        # a chat about professional sport: its names are players; chat words and leagues are no names
+        dialogue([("user", "Hey! Are you a fan of the NFL? Btw, did you see the rookie Dario Velk play?"),
+                  ("assistant", "Yes! Do you know who Dario Velk is? He was drafted in the first round.")],
+                 source_id="sport_chat"),
     ]
 
 
@@ -171,6 +175,7 @@ def test_a_course_roster_stays_and_the_students_own_row_goes(cleaned):
     ("sitcom", ["Barney", "Robin"]),
     ("name_talk", ["Oswin Harrow"]),
     ("model_ip", ["34.67.89.10", "623456789012"]),
+    ("sport_chat", ["NFL", "Btw", "Dario Velk"]),
 ])
 def test_what_the_dialogue_says_a_value_is(cleaned, source_id, kept):
     text = _text(cleaned[source_id])
