@@ -17,8 +17,9 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
   imagined scene ("imagine you are organising..."): what it names is the premise, not the
   user's scene ("a couple on a secluded beach meet a fairy");
 * ``activity``: the span is an activity, not a thing ("repairs, painting, flooring");
-* ``title``: the span is the name of a work written in lower case ("what is my little pony
-  about?" while the answer says "My Little Pony");
+* ``title``: the span is the name of a show, film, book or game ("what is my little pony
+  about?", "an episode of south park", "my favourite show is the office"); see :mod:`.names`,
+  which also refuses bare singular nouns ("I like south park", "by car") once a category is known;
 * ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
   against the picture's ("an advanced process in the lab" is no Labrador); see ``SENSES``;
 * ``generic_reference``: the span names a kind or a medium, not a thing of the user's scene
@@ -31,6 +32,8 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
 from __future__ import annotations
 
 import re
+
+from builder.swap.names import work_title
 
 QUOTES = {'"': '"', "“": "”", "«": "»", "„": "“", "「": "」"}
 CODE_LINE = re.compile(r"^\s*(def |class |import |from \S+ import|#include|public |private |function |var |let |const |"
@@ -118,7 +121,7 @@ def context_refusal(doc, chunk_start: int, start: int, end: int) -> str | None:
         return "activity"
     if chunk is not None and not _own_thing(chunk):
         return "generic_reference"
-    if chunk is not None and _title(text, chunk):
+    if chunk is not None and work_title(text, chunk):
         return "title"
     return None
 
@@ -172,26 +175,6 @@ def _own_thing(chunk) -> bool:
 
 def _is_own(subject) -> bool:
     return subject.lower_ in FIRST_PERSON or any(t.dep_ == "poss" and t.lower_ in OWN for t in subject.subtree)
-
-
-def _title(text: str, chunk) -> bool:
-    """A lower-case phrase of two or more words that is the name of a work, asked about as one
-    ("what is my little pony about?"). The same words written as a title in any turn, this one
-    included, are :func:`titled_elsewhere`'s to find."""
-    words = [t.text for t in chunk if t.is_alpha]
-    if len(words) < 2 or not chunk.text.islower():
-        return False
-    return bool(re.search(rf"\bwhat\s+is\s+{re.escape(chunk.text)}\s+about\b", text, re.I))
-
-
-def titled_elsewhere(row: dict, mention) -> str | None:
-    """``title`` when a lower-case phrase of two or more words is written as a title in another
-    turn ("write a brief about interesting cats" / the answer: "Interesting Cats" is a book)."""
-    words = [w for w in re.findall(r"[^\W\d_]+", mention.text)]
-    if len(words) < 2 or not mention.text.islower():
-        return None
-    titled = re.compile(r"\b" + r"\s+".join(re.escape(w.capitalize()) for w in words) + r"\b")
-    return "title" if any(titled.search(t.get("text") or "") for t in row.get("turns") or []) else None
 
 
 def word_sense(word: str, sentence: str, captions: str) -> bool:

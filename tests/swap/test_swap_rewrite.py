@@ -147,16 +147,6 @@ def test_an_ambiguous_word_needs_the_pictures_sense(sentence, captions, ok):
     assert word_sense(word, sentence, captions) is ok
 
 
-def test_a_lower_case_title_written_as_one_in_another_turn_is_refused():
-    from builder.swap.safety import titled_elsewhere
-
-    doc = load_spacy(SPACY)("Write a brief about the content of interesting cats")
-    (cats,) = [m for m in mentions(doc) if m.lemma == "cat"]
-    row = {"turns": [{"text": doc.text}, {"text": '"Interesting Cats" is a collection of facts about felines.'}]}
-    assert titled_elsewhere(row, cats) == "title"
-    assert titled_elsewhere({"turns": [{"text": doc.text}, {"text": "Cats are interesting."}]}, cats) is None
-
-
 @pytest.mark.parametrize("text, word, own", [
     ("When I buy a new TV, what should I look at?", "TV", True),
     ("I want to run it on my personal laptop.", "laptop", True),
@@ -186,3 +176,4 @@ def test_media_and_the_football_sense_of_ball():
 ])
 def test_a_thing_in_someone_elses_clause_is_generic(text, word):
     assert _mention_refusal(text, word) == "generic_reference"
+
