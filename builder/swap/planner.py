@@ -8,7 +8,7 @@ Reasons (ledger, decision ``kept``: originals are never changed):
 ``variant_created``, ``no_candidate_span`` (nothing picturable in the user turns),
 ``no_safe_rewrite`` (every candidate was refused: it would stay named after the rewrite,
 e.g. "the tower" after "the Eiffel Tower"; its rewrite would touch a PII span; it sits in a
-simile, a quote, code or an exercise; or the rewrite breaks agreement —
+simile, a quote, code or an exercise, or is in the sky; or the rewrite breaks agreement —
 safety.py; it is a name, not a description: a title or a bare singular noun — names.py; the
 detail counts each ``because``), ``language_unsupported`` (swaps are English-only),
 ``no_matching_image`` (no image scored at or above the threshold whose captions name the

@@ -20,6 +20,8 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
 * ``title``: the span is the name of a show, film, book or game ("what is my little pony
   about?", "an episode of south park", "my favourite show is the office"); see :mod:`.names`,
   which also refuses bare singular nouns ("I like south park", "by car") once a category is known;
+* ``sky``: the span is a body in the sky, the sky itself or the weather ("the Sun", "Jupiter",
+  "the stars", "the sunset", "a storm"); see :data:`.lexicon.SKY`;
 * ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
   against the picture's ("an advanced process in the lab" is no Labrador); see ``SENSES``;
 * ``generic_reference``: the span names a kind or a medium, not a thing of the user's scene
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from builder.swap.lexicon import SKY, SKY_PHRASES
 from builder.swap.names import work_title
 
 QUOTES = {'"': '"', "“": "”", "«": "»", "„": "“", "「": "」"}
@@ -117,6 +120,8 @@ def context_refusal(doc, chunk_start: int, start: int, end: int) -> str | None:
     if STORY_REQUEST.search(text):
         return "story_request"
     chunk = next((c for c in doc.noun_chunks if c.start == chunk_start), None)
+    if chunk is not None and _in_the_sky(chunk):
+        return "sky"
     if chunk is not None and _activity(chunk):
         return "activity"
     if chunk is not None and not _own_thing(chunk):
@@ -137,6 +142,17 @@ def _activity(chunk) -> bool:
     ing = root.tag_ == "VBG" or (root.lower_.endswith("ing") and len(root.lower_) > 5 and root.tag_ == "NN"
                                  and root.lower_ not in ING_THINGS)
     return ing and not any(t.dep_ in ("det", "poss", "nummod") for t in chunk)
+
+
+def _in_the_sky(chunk) -> bool:
+    """"the solar activity on the Sun", "Jupiter's storm", "we watched the sunset": a photo shows
+    the sky and the weather, if at all, as the backdrop of another scene (the Sun as a beach at
+    sunset), and "this place" for the Sun or Jupiter names no place one could stand in. What the
+    user points at in a photo is on the ground."""
+    root = chunk.root
+    if root.lower_ in SKY or root.lemma_.lower() in SKY:  # "the stars", but not "a sun hat"
+        return True
+    return any(re.search(rf"\b{phrase}\b", chunk.text, re.I) for phrase in SKY_PHRASES)
 
 
 FIRST_PERSON = {"i", "we"}

@@ -177,3 +177,18 @@ def test_media_and_the_football_sense_of_ball():
 def test_a_thing_in_someone_elses_clause_is_generic(text, word):
     assert _mention_refusal(text, word) == "generic_reference"
 
+
+@pytest.mark.parametrize("text, word, sky", [
+    ("Is it true that the Sun is mostly hydrogen?", "Sun", True),
+    ("I love watching the stars from my backyard.", "stars", True),
+    ("Jupiter has a storm bigger than Earth.", "Jupiter", True),
+    ("Jupiter has a storm bigger than Earth.", "storm", True),
+    ("We watched the sunset from the pier.", "sunset", True),
+    ("The full moon over our village was huge.", "moon", True),
+    # on the ground: still swapped
+    ("We watched the sunset from the pier.", "pier", False),
+    ("I bought a sun hat at the market.", "hat", False),
+    ("My dog loves running on the beach.", "beach", False),
+])
+def test_the_sky_and_what_is_in_it_are_not_swapped(text, word, sky):
+    assert (_mention_refusal(text, word) == "sky") is sky
