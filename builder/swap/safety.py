@@ -24,6 +24,8 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
   "the stars", "the sunset", "a storm"); see :data:`.lexicon.SKY`;
 * ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
   against the picture's ("an advanced process in the lab" is no Labrador); see ``SENSES``;
+* ``wished_for``: the span is what the user wishes they had ("I wish we had video cameras back
+  then"): a photo would show a thing they lack;
 * ``generic_reference``: the span names a kind or a medium, not a thing of the user's scene
   ("watch football on TV", "players can't eat at the same restaurant"); a swap needs a name, "my"/
   "our", or a thing the user (or their own thing) does something with;
@@ -74,6 +76,8 @@ SENSES = {
                 "drinkware": r"wine|water|drink|beer|pour|cups?|kitchen|dishes"},
     "pool": {"swimming": r"swim\w*|water|dive|diving|splash|lifeguard",
              "billiards": r"cue|billiards?|table|balls?|snooker|shot"},
+    "bar": {"drinking": r"drinks?|drinking|beers?|pubs?|bartenders?|games?|watch\w*|counter|stools?|night|clubs?",
+            "gym": r"monkey|jungle|gym|pull-?ups?|hang\w*|swing\w*|climb\w*|parallel"},
     "court": {"sport": r"tennis|basketball|volleyball|play\w*|game|match|ball",
               "law": r"judge|lawyers?|trial|case|legal|law|sued?|hearing|ruling|jury"},
     "club": {"nightlife": r"dance|dancing|party|dj|music|night",
@@ -124,6 +128,8 @@ def context_refusal(doc, chunk_start: int, start: int, end: int) -> str | None:
         return "sky"
     if chunk is not None and _activity(chunk):
         return "activity"
+    if chunk is not None and _wished_for(chunk):
+        return "wished_for"
     if chunk is not None and not _own_thing(chunk):
         return "generic_reference"
     if chunk is not None and work_title(text, chunk):
@@ -155,6 +161,22 @@ def _in_the_sky(chunk) -> bool:
     return any(re.search(rf"\b{phrase}\b", chunk.text, re.I) for phrase in SKY_PHRASES)
 
 
+def _wished_for(chunk) -> bool:
+    """"I wish we had video cameras back then", "I wish I owned a boat": a thing the user wishes
+    for is not in their scene, and a photo of one would point at a thing they lack. A thing the
+    wish is about stays ("I wish my dog could talk": the dog is real)."""
+    if any(t.dep_ == "poss" for t in chunk):
+        return False
+    tok = chunk.root
+    for _ in range(6):
+        if tok.head is tok:
+            return False
+        tok = tok.head
+        if tok.pos_ == "VERB" and tok.lemma_.lower() == "wish":
+            return True
+    return False
+
+
 FIRST_PERSON = {"i", "we"}
 MEDIA = {"tv", "television", "radio", "internet", "web", "news", "telly"}
 OWN = {"my", "our"}
@@ -167,10 +189,10 @@ def _own_thing(chunk) -> bool:
     ("watch football on TV", "players can't eat at the same restaurant", "he fumbled the
     ball"): a photo would show some other TV, restaurant or ball."""
     root = chunk.root
+    if root.lower_ in MEDIA and not any(t.lower_ in ("a", "an") or t.dep_ == "poss" for t in chunk):
+        return False  # "watch football on TV", "glued to the Tv": the medium (whatever its case), not a set
     if root.pos_ == "PROPN" or any(t.dep_ == "poss" and t.lower_ in OWN for t in chunk):
         return True
-    if root.lower_ in MEDIA and not any(t.lower_ in ("a", "an") for t in chunk):
-        return False  # "watch football on TV", "glued to the TV": the medium, not a set one could show
     tok = root
     for _ in range(6):  # up to the verb that governs the phrase
         if tok.head is tok:
