@@ -76,7 +76,7 @@ SENSES = {
                 "drinkware": r"wine|water|drink|beer|pour|cups?|kitchen|dishes"},
     "pool": {"swimming": r"swim\w*|water|dive|diving|splash|lifeguard",
              "billiards": r"cue|billiards?|table|balls?|snooker|shot"},
-    "bar": {"drinking": r"drinks?|drinking|beers?|pubs?|bartenders?|games?|watch\w*|counter|stools?|night|clubs?",
+    "bar": {"drinking": r"drinks?|drinking|beers?|pubs?|bartenders?|games?|watch\w*|counter|stools?|clubs?",
             "gym": r"monkey|jungle|gym|pull-?ups?|hang\w*|swing\w*|climb\w*|parallel"},
     "court": {"sport": r"tennis|basketball|volleyball|play\w*|game|match|ball",
               "law": r"judge|lawyers?|trial|case|legal|law|sued?|hearing|ruling|jury"},
