@@ -10,7 +10,7 @@ Two kinds of names hide among ordinary nouns in real chat:
   talks of works ("have you seen the office? every episode is gold"). The case does not matter
   here: "an episode of South Park" names a show as much as the lower-case spelling does. A
   lower-case phrase written as a title in another turn is one too (:func:`titled_elsewhere`).
-* ``bare_singular``: a singular count noun with no article, possessive or number ("I like
+* ``bare_singular``: a singular count noun with no article, possessive or number ("we love
   south park", "I read animal farm", "we went by car", "time for bed"). English gives a
   singular count noun a determiner. Without one, the phrase is either a name written in lower
   case, which the rewrite would split ("this south place"), or an idiom about no particular

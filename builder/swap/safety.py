@@ -19,7 +19,7 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
 * ``activity``: the span is an activity, not a thing ("repairs, painting, flooring");
 * ``title``: the span is the name of a show, film, book or game ("what is my little pony
   about?", "an episode of south park", "my favourite show is the office"); see :mod:`.names`,
-  which also refuses bare singular nouns ("I like south park", "by car") once a category is known;
+  which also refuses bare singular nouns ("we love south park", "by car") once a category is known;
 * ``sky``: the span is a body in the sky, the sky itself or the weather ("the Sun", "Jupiter",
   "the stars", "the sunset", "a storm"); see :data:`.lexicon.SKY`;
 * ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
