@@ -8,7 +8,11 @@ non-commercial terms) with ``--count 40``. Two sources:
 * ``topical_chat``: the 539 Topical-Chat valid_freq conversations of ../shared/data/topics (human-human
   chat about articles), each written whole as one ``openai``-format JSONL line (agent_1 speaks as
   ``user``, agent_2 as ``assistant``) into a temporary raw folder, so ingest's own checks apply
-  (conversations over 22 turns are dropped there, as any log would be).
+  (conversations over 22 turns are dropped there, as any log would be);
+* ``topical_chat_agent2``: the same conversations with the roles the other way round (agent_2 is
+  the ``user``). Both partners are people writing their own turns, and swaps only touch user
+  turns, so this doubles the human-written turns a swap can be tried on. It is its own run, so
+  ingest's near-duplicate check never sees both role assignments together.
  Every variant is listed with the sentence before and after
 the rewrite, the image file and the bank captions of that image, so a person can judge it:
 
@@ -42,18 +46,19 @@ THRESHOLDS = (0.45, 0.40)  # the default, and a looser one for a bigger sample t
 
 
 TOPICAL = SHARED / "topics" / "topical_chat_valid_freq.json"
-SOURCES = ("wildchat+oasst", "topical_chat")
+SOURCES = ("wildchat+oasst", "topical_chat", "topical_chat_agent2")
 
 
-def topical_chat_raw(folder: Path) -> Path:
-    """Topical-Chat conversations as an ``openai``-format log (one whole conversation a line)."""
+def topical_chat_raw(folder: Path, user_agent: str = "agent_1") -> Path:
+    """Topical-Chat conversations as an ``openai``-format log (one whole conversation a line);
+    ``user_agent`` speaks as the user."""
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "topical_chat_valid_freq.jsonl"
     if not log.exists():
         convs = json.loads(TOPICAL.read_text())
         with open(log.with_suffix(".tmp"), "w") as f:
             for conv_id in sorted(convs):
-                messages = [{"role": "user" if m["agent"] == "agent_1" else "assistant", "content": m["message"].strip()}
+                messages = [{"role": "user" if m["agent"] == user_agent else "assistant", "content": m["message"].strip()}
                             for m in convs[conv_id]["content"]]
                 f.write(json.dumps({"id": conv_id, "messages": messages}, ensure_ascii=False) + "\n")
         log.with_suffix(".tmp").rename(log)
@@ -66,8 +71,8 @@ def run_pipeline(work: Path, source: str, threshold: float) -> Path:
     from builder.cli import main as cli
 
     os.environ.setdefault("MMRC_USER_SALT", "bench")
-    if source == "topical_chat":
-        raw = topical_chat_raw(work / "raw")
+    if source.startswith("topical_chat"):
+        raw = topical_chat_raw(work / "raw", "agent_2" if source.endswith("agent2") else "agent_1")
     else:
         raw = SHARED / "logs"  # wildchat/*.json and oasst_en_100_tree.jsonl
     runner = CliRunner()

@@ -96,3 +96,13 @@ PROPER_BONUS = 0.2
 # Determiners absorbed into the deictic phrase; possessives become "of mine" etc.
 ARTICLES = frozenset("the a an this that these those some any".split())
 POSSESSIVES = {"my": "mine", "our": "ours", "your": "yours", "his": "his", "her": "hers", "their": "theirs"}
+
+# The sky, what is in it and the weather: never a thing of the user's scene (safety.py, ``sky``).
+# A photo shows them, if at all, as the backdrop of another scene (the Sun as a beach at sunset).
+SKY = frozenset("""
+    sun suns moon moons star stars planet planets earth mercury venus mars jupiter saturn uranus neptune pluto
+    galaxy galaxies comet comets asteroid asteroids meteor meteors meteorite nebula constellation constellations
+    universe cosmos sky skies cloud clouds horizon sunset sunsets sunrise sunrises sunlight sunshine moonlight
+    starlight rainbow aurora eclipse weather storm storms thunderstorm hurricane tornado lightning thunder
+    rain wind""".split())
+SKY_PHRASES = ("solar system", "milky way", "black hole", "outer space", "northern lights", "north star")

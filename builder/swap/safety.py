@@ -17,10 +17,15 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
   imagined scene ("imagine you are organising..."): what it names is the premise, not the
   user's scene ("a couple on a secluded beach meet a fairy");
 * ``activity``: the span is an activity, not a thing ("repairs, painting, flooring");
-* ``title``: the span is the name of a work written in lower case ("what is my little pony
-  about?" while the answer says "My Little Pony");
+* ``title``: the span is the name of a show, film, book or game ("what is my little pony
+  about?", "an episode of south park", "my favourite show is the office"); see :mod:`.names`,
+  which also refuses bare singular nouns ("we love south park", "by car") once a category is known;
+* ``sky``: the span is a body in the sky, the sky itself or the weather ("the Sun", "Jupiter",
+  "the stars", "the sunset", "a storm"); see :data:`.lexicon.SKY`;
 * ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
   against the picture's ("an advanced process in the lab" is no Labrador); see ``SENSES``;
+* ``wished_for``: the span is what the user wishes they had ("I wish we had video cameras back
+  then"): a photo would show a thing they lack;
 * ``generic_reference``: the span names a kind or a medium, not a thing of the user's scene
   ("watch football on TV", "players can't eat at the same restaurant"); a swap needs a name, "my"/
   "our", or a thing the user (or their own thing) does something with;
@@ -31,6 +36,9 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
 from __future__ import annotations
 
 import re
+
+from builder.swap.lexicon import SKY, SKY_PHRASES
+from builder.swap.names import work_title
 
 QUOTES = {'"': '"', "“": "”", "«": "»", "„": "“", "「": "」"}
 CODE_LINE = re.compile(r"^\s*(def |class |import |from \S+ import|#include|public |private |function |var |let |const |"
@@ -68,6 +76,8 @@ SENSES = {
                 "drinkware": r"wine|water|drink|beer|pour|cups?|kitchen|dishes"},
     "pool": {"swimming": r"swim\w*|water|dive|diving|splash|lifeguard",
              "billiards": r"cue|billiards?|table|balls?|snooker|shot"},
+    "bar": {"drinking": r"drinks?|drinking|beers?|pubs?|bartenders?|games?|watch\w*|counter|stools?|clubs?",
+            "gym": r"monkey|jungle|gym|pull-?ups?|hang\w*|swing\w*|climb\w*|parallel"},
     "court": {"sport": r"tennis|basketball|volleyball|play\w*|game|match|ball",
               "law": r"judge|lawyers?|trial|case|legal|law|sued?|hearing|ruling|jury"},
     "club": {"nightlife": r"dance|dancing|party|dj|music|night",
@@ -114,11 +124,15 @@ def context_refusal(doc, chunk_start: int, start: int, end: int) -> str | None:
     if STORY_REQUEST.search(text):
         return "story_request"
     chunk = next((c for c in doc.noun_chunks if c.start == chunk_start), None)
+    if chunk is not None and _in_the_sky(chunk):
+        return "sky"
     if chunk is not None and _activity(chunk):
         return "activity"
+    if chunk is not None and _wished_for(chunk):
+        return "wished_for"
     if chunk is not None and not _own_thing(chunk):
         return "generic_reference"
-    if chunk is not None and _title(text, chunk):
+    if chunk is not None and work_title(text, chunk):
         return "title"
     return None
 
@@ -136,6 +150,33 @@ def _activity(chunk) -> bool:
     return ing and not any(t.dep_ in ("det", "poss", "nummod") for t in chunk)
 
 
+def _in_the_sky(chunk) -> bool:
+    """"the solar activity on the Sun", "Jupiter's storm", "we watched the sunset": a photo shows
+    the sky and the weather, if at all, as the backdrop of another scene (the Sun as a beach at
+    sunset), and "this place" for the Sun or Jupiter names no place one could stand in. What the
+    user points at in a photo is on the ground."""
+    root = chunk.root
+    if root.lower_ in SKY or root.lemma_.lower() in SKY:  # "the stars", but not "a sun hat"
+        return True
+    return any(re.search(rf"\b{phrase}\b", chunk.text, re.I) for phrase in SKY_PHRASES)
+
+
+def _wished_for(chunk) -> bool:
+    """"I wish we had video cameras back then", "I wish I owned a boat": a thing the user wishes
+    for is not in their scene, and a photo of one would point at a thing they lack. A thing the
+    wish is about stays ("I wish my dog could talk": the dog is real)."""
+    if any(t.dep_ == "poss" for t in chunk):
+        return False
+    tok = chunk.root
+    for _ in range(6):
+        if tok.head is tok:
+            return False
+        tok = tok.head
+        if tok.pos_ == "VERB" and tok.lemma_.lower() == "wish":
+            return True
+    return False
+
+
 FIRST_PERSON = {"i", "we"}
 MEDIA = {"tv", "television", "radio", "internet", "web", "news", "telly"}
 OWN = {"my", "our"}
@@ -148,10 +189,10 @@ def _own_thing(chunk) -> bool:
     ("watch football on TV", "players can't eat at the same restaurant", "he fumbled the
     ball"): a photo would show some other TV, restaurant or ball."""
     root = chunk.root
+    if root.lower_ in MEDIA and not any(t.lower_ in ("a", "an") or t.dep_ == "poss" for t in chunk):
+        return False  # "watch football on TV", "glued to the Tv": the medium (whatever its case), not a set
     if root.pos_ == "PROPN" or any(t.dep_ == "poss" and t.lower_ in OWN for t in chunk):
         return True
-    if root.lower_ in MEDIA and not any(t.lower_ in ("a", "an") for t in chunk):
-        return False  # "watch football on TV", "glued to the TV": the medium, not a set one could show
     tok = root
     for _ in range(6):  # up to the verb that governs the phrase
         if tok.head is tok:
@@ -172,26 +213,6 @@ def _own_thing(chunk) -> bool:
 
 def _is_own(subject) -> bool:
     return subject.lower_ in FIRST_PERSON or any(t.dep_ == "poss" and t.lower_ in OWN for t in subject.subtree)
-
-
-def _title(text: str, chunk) -> bool:
-    """A lower-case phrase of two or more words that is the name of a work, asked about as one
-    ("what is my little pony about?"). The same words written as a title in any turn, this one
-    included, are :func:`titled_elsewhere`'s to find."""
-    words = [t.text for t in chunk if t.is_alpha]
-    if len(words) < 2 or not chunk.text.islower():
-        return False
-    return bool(re.search(rf"\bwhat\s+is\s+{re.escape(chunk.text)}\s+about\b", text, re.I))
-
-
-def titled_elsewhere(row: dict, mention) -> str | None:
-    """``title`` when a lower-case phrase of two or more words is written as a title in another
-    turn ("write a brief about interesting cats" / the answer: "Interesting Cats" is a book)."""
-    words = [w for w in re.findall(r"[^\W\d_]+", mention.text)]
-    if len(words) < 2 or not mention.text.islower():
-        return None
-    titled = re.compile(r"\b" + r"\s+".join(re.escape(w.capitalize()) for w in words) + r"\b")
-    return "title" if any(titled.search(t.get("text") or "") for t in row.get("turns") or []) else None
 
 
 def word_sense(word: str, sentence: str, captions: str) -> bool:

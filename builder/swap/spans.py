@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder.swap import lexicon as lx
+from builder.swap.names import is_bare
 from builder.swap.safety import context_refusal
 
 CORE_DEPS = frozenset({"compound", "flat", "nmod"})
@@ -36,6 +37,7 @@ class Mention:
     sentence_start: bool
     label: str  # spaCy entity label of the core ("" when none)
     refusal: str | None = None  # why the context forbids a swap (simile, quoted, code, exercise)
+    bare: bool = False  # a singular common noun with no article or possessive ("south park", "by car")
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ def _mention(doc, chunk) -> Mention | None:
         sentence_start=chunk.start == sent.start,
         label=label,
         refusal=context_refusal(doc, chunk.start, chunk.start_char, chunk.end_char),
+        bare=is_bare(chunk),
     )
 
 

@@ -147,16 +147,6 @@ def test_an_ambiguous_word_needs_the_pictures_sense(sentence, captions, ok):
     assert word_sense(word, sentence, captions) is ok
 
 
-def test_a_lower_case_title_written_as_one_in_another_turn_is_refused():
-    from builder.swap.safety import titled_elsewhere
-
-    doc = load_spacy(SPACY)("Write a brief about the content of interesting cats")
-    (cats,) = [m for m in mentions(doc) if m.lemma == "cat"]
-    row = {"turns": [{"text": doc.text}, {"text": '"Interesting Cats" is a collection of facts about felines.'}]}
-    assert titled_elsewhere(row, cats) == "title"
-    assert titled_elsewhere({"turns": [{"text": doc.text}, {"text": "Cats are interesting."}]}, cats) is None
-
-
 @pytest.mark.parametrize("text, word, own", [
     ("When I buy a new TV, what should I look at?", "TV", True),
     ("I want to run it on my personal laptop.", "laptop", True),
@@ -176,6 +166,8 @@ def test_media_and_the_football_sense_of_ball():
     assert _mention_refusal("I love watching football on the TV.", "TV") == "generic_reference"
     assert _mention_refusal("We are glued to the tv for hours.", "tv") == "generic_reference"
     assert _mention_refusal("I bought a TV for my room.", "TV") != "generic_reference"
+    assert _mention_refusal("Most nights we watch the news On Tv together.", "Tv") == "generic_reference"
+    assert _mention_refusal("I can't get my TV to turn on.", "TV") != "generic_reference"
     assert not word_sense("ball", "he never fumbled the ball", "a dog catches the red ball . a dog retrieves a ball")
     assert word_sense("ball", "my puppy chases his ball", "a dog catches the red ball . a dog retrieves a ball")
 
@@ -186,3 +178,40 @@ def test_media_and_the_football_sense_of_ball():
 ])
 def test_a_thing_in_someone_elses_clause_is_generic(text, word):
     assert _mention_refusal(text, word) == "generic_reference"
+
+
+@pytest.mark.parametrize("text, word, sky", [
+    ("Is it true that the Sun is mostly hydrogen?", "Sun", True),
+    ("I love watching the stars from my backyard.", "stars", True),
+    ("Jupiter has a storm bigger than Earth.", "Jupiter", True),
+    ("Jupiter has a storm bigger than Earth.", "storm", True),
+    ("We watched the sunset from the pier.", "sunset", True),
+    ("The full moon over our village was huge.", "moon", True),
+    # on the ground: still swapped
+    ("We watched the sunset from the pier.", "pier", False),
+    ("I bought a sun hat at the market.", "hat", False),
+    ("My dog loves running on the beach.", "beach", False),
+])
+def test_the_sky_and_what_is_in_it_are_not_swapped(text, word, sky):
+    assert (_mention_refusal(text, word) == "sky") is sky
+
+
+@pytest.mark.parametrize("text, word, wished", [
+    ("I wish that we had a boat back then.", "boat", True),
+    ("I wish I owned a camera like yours.", "camera", True),
+    ("I wish my dog could talk.", "dog", False),  # the dog is real
+    ("We had a boat back then.", "boat", False),
+])
+def test_a_thing_wished_for_is_not_in_the_users_scene(text, word, wished):
+    assert (_mention_refusal(text, word) == "wished_for") is wished
+
+
+@pytest.mark.parametrize("sentence, captions, ok", [
+    ("we watch the games at the bar on sundays", "a man hanging from bars outdoors . a man on the monkey bars", False),
+    ("we watch the games at the bar on sundays", "a man swings on monkey bars at night", False),  # night is no pub
+    ("we watch the games at the bar on sundays", "a man drinks beer at the bar . people at a pub counter", True),
+])
+def test_a_bar_one_drinks_at_is_no_monkey_bar(sentence, captions, ok):
+    from builder.swap.safety import word_sense
+
+    assert word_sense("bar", sentence, captions) is ok

@@ -1,0 +1,81 @@
+"""When a noun phrase is a name, not a description of a thing in the user's scene.
+
+A swap rewrites a description ("a new bike" -> "this new item"). It cannot do that to a name.
+Two kinds of names hide among ordinary nouns in real chat:
+
+* ``title``: the name of a show, film, book or game. A photo of a pony, an office or a park is
+  not the work, and the dialogue goes on about episodes and characters. The work may be asked
+  about as one ("what is my little pony about?"), tied to a word for a work ("an episode of south
+  park", "my favourite show is the office"), or be what someone watches or reads in a turn that
+  talks of works ("have you seen the office? every episode is gold"). The case does not matter
+  here: "an episode of South Park" names a show as much as the lower-case spelling does. A
+  lower-case phrase written as a title in another turn is one too (:func:`titled_elsewhere`).
+* ``bare_singular``: a singular count noun with no article, possessive or number ("we love
+  south park", "I read animal farm", "we went by car", "time for bed"). English gives a
+  singular count noun a determiner. Without one, the phrase is either a name written in lower
+  case, which the rewrite would split ("this south place"), or an idiom about no particular
+  thing ("by car", "in bed", "watch college ball"). Dishes and drinks are exempt. They are
+  mass nouns, and plain use leaves them bare ("I drink coffee", "we made sushi").
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words for works. A phrase tied to one by "of"/"in"/"from" or by a copula names a work.
+WORKS = frozenset("""show shows series episode episodes season seasons sitcom sitcoms cartoon cartoons anime
+movie movies film films book books novel novels character characters cast sequel sequels trailer franchise
+""".split())
+# Verbs that take a work as their object: one watches a show, reads a book, plays a game
+CONSUME = frozenset("watch see read play stream binge rewatch reread".split())
+MASS_CATEGORIES = frozenset({"dish", "drink"})
+OWN = frozenset({"my", "our"})
+
+
+def work_title(text: str, chunk) -> bool:
+    """Is the phrase the name of a work? See the module docstring; "my book" is the user's own."""
+    words = [t for t in chunk if t.is_alpha]
+    if len(words) >= 2 and chunk.text.islower() and re.search(
+            rf"\bwhat\s+is\s+{re.escape(chunk.text)}\s+about\b", text, re.I):
+        return True  # the title may start with "my": "what is my little pony about?"
+    if any(t.dep_ == "poss" and t.lower_ in OWN for t in chunk):
+        return False
+    root = chunk.root
+    head = root.head
+    if root.dep_ == "pobj" and head.lower_ in ("of", "in", "from") and head.head.lower_ in WORKS:
+        return True  # "an episode of south park", "the characters in the office"
+    if root.dep_ in ("nsubj", "attr") and head.lemma_ == "be":
+        other = [c for c in head.children if c.dep_ in ("nsubj", "attr") and c is not root]
+        if any(c.lower_ in WORKS for c in other):
+            return True  # "my favourite show is the office", "south park is a cartoon"
+    if root.dep_ == "dobj" and head.lemma_.lower() in CONSUME:  # "have you seen the office? every episode ..."
+        return any(t.lower_ in WORKS for t in root.doc if not chunk.start <= t.i < chunk.end)  # not "read a book"
+    return False
+
+
+def titled_elsewhere(row: dict, mention) -> str | None:
+    """``title`` when a lower-case phrase of two or more words is written as a title in another
+    turn ("write a brief about interesting cats" / the answer: "Interesting Cats" is a book)."""
+    words = [w for w in re.findall(r"[^\W\d_]+", mention.text)]
+    if len(words) < 2 or not mention.text.islower():
+        return None
+    titled = re.compile(r"\b" + r"\s+".join(re.escape(w.capitalize()) for w in words) + r"\b")
+    return "title" if any(titled.search(t.get("text") or "") for t in row.get("turns") or []) else None
+
+
+def is_bare(chunk) -> bool:
+    """A singular common noun with no article, possessive or number, nor one shared with the
+    phrase it is joined to ("my dog and cat")."""
+    root = chunk.root
+    if root.tag_ != "NN":
+        return False  # plurals ("tacos are great") and proper nouns ("Paris") are bare in plain use
+    if any(t.dep_ in ("det", "poss", "nummod", "predet") for t in chunk):
+        return False
+    return not (root.dep_ == "conj" and any(c.dep_ in ("det", "poss") for c in root.head.children))
+
+
+def bare_singular(candidate) -> str | None:
+    """``bare_singular`` for a bare count noun (see the module docstring); dishes and drinks pass."""
+    if candidate.mention.bare and candidate.category not in MASS_CATEGORIES:
+        return "bare_singular"
+    return None
