@@ -9,9 +9,11 @@ person. Whatever one mention says holds for the whole dialogue, so the decision 
 * a place: a single word after "in"/"near" ("at Zone Bowling in Robina");
 * a public figure: a public role next to the name or a sentence about professional sport or
   show business ("his QB Tom Brady", "Mayfield was drafted first");
-* not a person at all: a single word after "the" ("a fan of the Patriots");
-* and every name of a chat about professional sport or show business that is not about the
-  user's own affairs: players, coaches and stars.
+* not a person at all: a single word after "the" ("a fan of the Patriots").
+
+:func:`about_public_life` judges a whole dialogue: a chat about professional sport or show
+business that is not about the user's own affairs names players, coaches and stars
+(``redact.drop_public_life_names``).
 
 Only names that NER alone vouches for (``redact.WEAK``) are judged here, and in a dialogue about
 the user's own affairs (``redact.personal``) only places: in a letter the user drafts, "Sarah and
@@ -132,8 +134,6 @@ def _ends_phrase(after: str) -> bool:
 def mentioned_not_people(texts: list[str], values: set[str], places_only: bool = False) -> set[str]:
     """The ``values`` (NER-only names) that some mention shows are no private person; with
     ``places_only`` (a personal dialogue) only places count."""
-    if not places_only and about_public_life(texts):
-        return set(values)
     return {v for v in values if used_as_place(texts, v) or not places_only and (
         after_article(texts, v) or discussed_as_name(texts, v) or character_of_a_work(texts, v)
         or public_role(texts, v))}

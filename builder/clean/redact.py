@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from builder.clean.mentions import mentioned_not_people
+from builder.clean.mentions import about_public_life, mentioned_not_people
 from builder.clean.pii import TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES, is_public
 from builder.clean.samples import drop_values, sample_values, user_sourced_values
@@ -278,6 +278,15 @@ def drop_characters(scans: list[TurnScan]) -> list[TurnScan]:
     return [replace(scan, spans=[s for s in scan.spans if s["entity"] != "PERSON"]) for scan in scans]
 
 
+def drop_public_life_names(scans: list[TurnScan]) -> list[TurnScan]:
+    """A chat about professional sport or show business that is not about the user's own
+    affairs (mentions.about_public_life): its people are players, coaches and stars, even
+    where a verb vouches for a person ("the coach told Smith", "his name is Green-Ellis"). A
+    self-introduction or a relation still counts."""
+    return [replace(scan, spans=[s for s in scan.spans
+                                 if s["entity"] != "PERSON" or s.get("basis") in FICTION_KEEPS]) for scan in scans]
+
+
 def drop_common_words(texts: list[str], scans: list[TurnScan]) -> list[TurnScan]:
     """A one-word name NER found that the dialogue also uses in lower case ("Kelvin" and
     "kelvin structure", "Rose" and "a rose") is a word, not a name."""
@@ -367,6 +376,8 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     if not is_personal:
         if fiction(turns) or public_text(turns) or exercise(turns):
             scans = drop_characters(scans)
+        elif about_public_life(texts):
+            scans = drop_public_life_names(scans)
         scans = drop_lowercase_guesses(turns, texts, drop_pasted_names(texts, scans), public_parts)
     scans = drop_mentioned(texts, scans, is_personal)
     per_turn = propagate(texts, scans)

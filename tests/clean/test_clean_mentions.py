@@ -151,8 +151,6 @@ def test_a_public_role_makes_a_public_figure(texts, value, expected):
 def test_a_chat_about_professional_sport_names_public_figures():
     texts = ["Are you a fan of the NFL?", "Yes! Do you know who Dario Velk is? Best rookie this season."]
     assert about_public_life(texts)
-    assert mentioned_not_people(texts, {"Dario Velk"}) == {"Dario Velk"}
-    assert mentioned_not_people(texts, {"Dario Velk"}, places_only=True) == set()  # a personal dialogue
     assert not about_public_life(["My neighbour Dario Velk plays football on Sundays."])
 
 

@@ -88,7 +88,8 @@ def _rows():
                                 "623456789012 and 434910.")], source_id="model_ip"),
         # a chat about professional sport: its names are players; chat words and leagues are no names
         dialogue([("user", "Hey! Are you a fan of the NFL? Btw, did you see the rookie Dario Velk play?"),
-                  ("assistant", "Yes! Do you know who Dario Velk is? He was drafted in the first round.")],
+                  ("assistant", "Yes! His name is Dario Velk, and the coach told Velk to rest. He was drafted in "
+                                "the first round.")],
                  source_id="sport_chat"),
     ]
 
