@@ -14,8 +14,9 @@ and the int8 probability change measured on it is not the change on trained weig
            batch size on pre-tokenized, length-sorted input; combined as 1/(1/a + 1/b)
 
 Quality (bench/clean_quality.py): per-entity precision/recall on the development set, false
-positives per 100 OpenAssistant messages, the WildChat by-eye precision of 100 sampled
-redactions, the coherence drop rate, the toxicity false-drop rate next to ETHOS AUC.
+positives per 100 OpenAssistant messages, redacted spans in Topical-Chat (public figures
+throughout), the WildChat by-eye precision of 100 sampled redactions (all of them when fewer),
+the coherence drop rate, the toxicity false-drop rate next to ETHOS AUC.
 
 Timed sections are best of two where the machine's load could swing them. Writes
 bench/results/clean.json. ``BENCH_CLEAN_SECTIONS`` picks sections (default all:
@@ -214,6 +215,9 @@ def quality(work: Path) -> dict:
     oasst_path = SHARED / "logs" / "oasst_en_100_tree.jsonl"
     if oasst_path.exists():
         out["oasst"] = q.oasst(oasst_path)
+    topical = SHARED / "topics" / "topical_chat_valid_freq.json"
+    if topical.exists():
+        out["topical_chat"] = q.topical_chat(topical)
     wild = SHARED / "logs" / "wildchat"
     if wild.exists():
         out["wildchat"] = q.wildchat(clean_wildchat(wild, work))
