@@ -10,6 +10,7 @@ Reasons (ledger, decision ``kept``: originals are never changed):
 e.g. "the tower" after "the Eiffel Tower"; its rewrite would touch a PII span; it sits in a
 simile, a quote, code or an exercise, or is in the sky; or the rewrite breaks agreement —
 safety.py; it is a name, not a description: a title or a bare singular noun — names.py; the
+turn uses its word for other things too, ``other_referent`` — rewrite.py; the
 detail counts each ``because``), ``language_unsupported`` (swaps are English-only),
 ``no_matching_image`` (no image scored at or above the threshold whose captions name the
 thing),
@@ -26,7 +27,7 @@ import polars as pl
 
 from builder.records import dialogue_id
 from builder.swap import lexicon as lx
-from builder.swap.rewrite import rewrite
+from builder.swap.rewrite import other_referent, rewrite
 from builder.swap.names import bare_singular, titled_elsewhere
 from builder.swap.safety import grammar_refusal, word_sense
 from builder.swap.sources import Query
@@ -131,6 +132,7 @@ class Planner:
             t_i, found = by_candidate[id(cand)]
             text = row["turns"][t_i]["text"]
             refusal = cand.mention.refusal or titled_elsewhere(row, cand.mention) or bare_singular(cand)
+            refusal = refusal or other_referent(cand, found)
             result = None if refusal else rewrite(text, cand, found)
             reason = (refusal or ("still_named" if result is None else None)
                       or ("pii_overlap" if overlaps(result, row["pii"], row["turns"][t_i]["index"]) else None)

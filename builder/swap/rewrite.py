@@ -2,7 +2,8 @@
 
 Every mention of the same thing in the turn is rewritten, right to left so offsets stay
 valid; then the turn is checked to no longer name it. A candidate whose name survives
-(an unrewritable second mention, "the tower" after "the Eiffel Tower") is refused.
+(an unrewritable second mention, "the tower" after "the Eiffel Tower") is refused, and so is
+one whose word the turn also uses for other things (:func:`other_referent`).
 """
 
 from __future__ import annotations
@@ -62,6 +63,20 @@ def rewrite(text: str, candidate: Candidate, turn_mentions: list[Mention]) -> Re
         return None
     primary = next(e for e, m in zip(edits, targets) if m.start == candidate.mention.start)
     return Rewrite(new, (primary, *[e for e in edits if e is not primary]))
+
+
+def other_referent(candidate: Candidate, turn_mentions: list[Mention]) -> str | None:
+    """``other_referent`` when the turn uses the same word for other things too: "I own a car
+    ... soldiers weren't allowed to get out of their cars". Rewriting every mention would point
+    the photo at the soldiers' cars ("these items of theirs"); leaving one would keep the thing
+    named. Another owner (a different possessive) or the other number marks another thing."""
+    own = candidate.mention
+    for m in turn_mentions:
+        if m is own or m.start == own.start or not same_thing(m, own) or own.proper:
+            continue
+        if m.possessive != own.possessive or m.plural != own.plural:
+            return "other_referent"
+    return None
 
 
 ON_BEFORE = re.compile(r"(?<!\w)([Oo]n)\s+$")

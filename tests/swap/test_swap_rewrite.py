@@ -7,7 +7,7 @@ import pytest
 from builder.models import SPACY_PACKAGE as SPACY
 from builder.nlp import load_spacy
 from builder.swap import split_key, split_key_expr
-from builder.swap.rewrite import rewrite
+from builder.swap.rewrite import other_referent, rewrite
 from builder.swap.spans import categorise, mentions, rank
 from builder.swap.variant import shift_indices
 
@@ -215,3 +215,14 @@ def test_a_bar_one_drinks_at_is_no_monkey_bar(sentence, captions, ok):
     from builder.swap.safety import word_sense
 
     assert word_sense("bar", sentence, captions) is ok
+
+
+@pytest.mark.parametrize("text, refused", [
+    ("I own a bicycle, and the couriers can't park their bicycles here.", True),  # their bicycles: other things
+    ("I bought a bicycle because I love bicycles.", True),  # bicycles in general
+    ("I bought a new bicycle, and the bicycle is fast.", False),  # the same bicycle twice
+    ("My cat sleeps all day; my cat is lazy.", False),
+])
+def test_a_word_the_turn_also_uses_for_other_things_is_refused(text, refused):
+    cand, found = best(text)
+    assert (other_referent(cand, found) == "other_referent") is refused
