@@ -73,9 +73,8 @@ def sample_values(turns: list[dict], texts: list[str], scans) -> set[str]:
     rows = [record_rows(t) for t in texts]
     if not any(rows):
         return set()
-    outside = "\n".join(  # what the user wrote outside every table
-        "".join(ch if not _inside(i, r) else " " for i, ch in enumerate(text))
-        for turn, text, r in zip(turns, texts, rows) if turn["role"] == "user")
+    outside = "\n".join(_blank(text, r) for turn, text, r in zip(turns, texts, rows)
+                        if turn["role"] == "user")  # what the user wrote outside every table
     own_rows = {(ti, row) for ti, (text, r) in enumerate(zip(texts, rows)) for row in r
                 if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", outside) for w in _words(text[row[0]:row[1]])
                        if _found_in(w, texts, scans))}
@@ -89,6 +88,15 @@ def sample_values(turns: list[dict], texts: list[str], scans) -> set[str]:
             elif turn["role"] == "user":  # a model that talks about a record does not make it the user's
                 elsewhere.add(value)
     return {v for v in inside - elsewhere if not any(w in outside for w in _words(v))}
+
+
+def _blank(text: str, rows: list[tuple[int, int]]) -> str:
+    """``text`` with its table rows blanked out (offsets kept)."""
+    parts, pos = [], 0
+    for start, end in rows:
+        parts += [text[pos:start], " " * (end - start)]
+        pos = end
+    return "".join(parts) + text[pos:]
 
 
 def _found_in(word: str, texts: list[str], scans) -> bool:
