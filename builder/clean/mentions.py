@@ -41,47 +41,48 @@ WORK_WORDS = re.compile(r"\b(?:characters?|episodes?|season\s+\d+|sitcom|tv\s+(?
 FROM_WORK = re.compile(r"^(?:'s)?\s+(?:from|in|of)\s+(?:the\s+)?[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*){0,3}", re.U)
 SHOW_TALK = re.compile(r"\b(?:tv\s+show|the\s+show|sitcom|episodes?|series|season\s+\d+)\b", re.I)
 PLACE_BEFORE = re.compile(r"\b(?:in|near|around|outside|inside|downtown|suburb\s+of)\s+$", re.I)
-SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
 
 
-def _occurrences(texts: list[str], value: str):
+Occurrences = list[tuple[str, int, int]]  # (text, start, end) of every mention of a value
+
+
+def occurrences(texts: list[str], value: str) -> Occurrences:
+    """Every whole-word mention of ``value``; each judge below takes them, so that
+    :func:`mentioned_not_people` looks for a value once, not once per judge."""
     pattern = re.compile(rf"(?<![\w@]){re.escape(value)}(?![\w@])")
-    for text in texts:
-        for m in pattern.finditer(text):
-            yield text, m.start(), m.end()
+    return [(text, m.start(), m.end()) for text in texts for m in pattern.finditer(text)]
 
 
-def _sentence(text: str, start: int, end: int) -> str:
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     left = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
     stops = [i for i in (text.find(c, end) for c in ".!?\n") if i >= 0]
-    return text[left:min(stops) if stops else len(text)]
+    return left, min(stops) if stops else len(text)
 
 
-def discussed_as_name(texts: list[str], value: str) -> bool:
+def discussed_as_name(found: Occurrences) -> bool:
     """Some mention talks about the name itself ("the name Gerald Commerson", "Gerald is a nice name")."""
     return any(NAME_TALK.search(text[max(0, s - 30):s]) or NAME_TALK_AFTER.match(text[e:e + 50])
-               for text, s, e in _occurrences(texts, value))
+               for text, s, e in found)
 
 
-def character_of_a_work(texts: list[str], value: str) -> bool:
+def character_of_a_work(found: Occurrences, show_talk: bool) -> bool:
     """Some mention sits in a sentence about a work's characters ("one of my Joey's from Friends
-    references", "did you choose Rachel because she's your favorite character")."""
-    for text, s, e in _occurrences(texts, value):
-        sentence = _sentence(text, s, e)
-        if WORK_WORDS.search(sentence):
+    references", "did you choose Rachel because she's your favorite character"), or comes "from"
+    a title in a dialogue that talks of shows (``show_talk``: :data:`SHOW_TALK` found in it)."""
+    for text, s, e in found:
+        left, right = _sentence_bounds(text, s, e)
+        if WORK_WORDS.search(text, left, right):
             return True
-        if FROM_WORK.match(text[e:e + 40]) and SHOW_TALK.search("\n".join(texts)):
+        if show_talk and FROM_WORK.match(text[e:e + 40]):
             return True
     return False
 
 
-def used_as_place(texts: list[str], value: str) -> bool:
+def used_as_place(found: Occurrences) -> bool:
     """A one-word name that some mention puts after "in"/"near" and not before a possessive
     ("in Robina", not "in Anna's room"): a suburb, a town."""
-    if " " in value.strip():
-        return False
-    return any(PLACE_BEFORE.search(text[max(0, s - 20):s]) and not re.match(r"['’]s\b", text[e:e + 3])
-               for text, s, e in _occurrences(texts, value))
+    return any(" " not in text[s:e].strip() and PLACE_BEFORE.search(text[max(0, s - 20):s])
+               and not re.match(r"['’]s\b", text[e:e + 3]) for text, s, e in found)
 
 
 # A public role next to the name ("his QB Tom Brady", "President Lincoln", "Brady, the quarterback"), or a
@@ -98,13 +99,14 @@ PRO_SPORT = re.compile(r"\b(?:nfl|nba|mlb|nhl|mls|fifa|uefa|premier\s+league|sup
                        r"|billboard|sitcom|starred|starring)\b", re.I)
 
 
-def public_role(texts: list[str], value: str) -> bool:
+def public_role(found: Occurrences) -> bool:
     """Some mention gives the name a public role or sits in a sentence about professional sport
     or show business: a public figure, whom no list can name them all."""
-    for text, s, e in _occurrences(texts, value):
+    for text, s, e in found:
         if ROLE_BEFORE.search(text[max(0, s - 40):s]) or ROLE_AFTER.match(text[e:e + 60]):
             return True
-        if PRO_SPORT.search(_sentence(text[:s] + " " * (e - s) + text[e:], s, e)):  # the name itself aside ("Oscar")
+        left, right = _sentence_bounds(text, s, e)
+        if PRO_SPORT.search(text, left, s) or PRO_SPORT.search(text, e, right):  # the name itself aside ("Oscar")
             return True
     return False
 
@@ -116,12 +118,11 @@ def about_public_life(texts: list[str]) -> bool:
     return sum(len(PRO_SPORT.findall(t)) for t in texts) >= 2
 
 
-def after_article(texts: list[str], value: str) -> bool:
+def after_article(found: Occurrences) -> bool:
     """A one-word name after "the" ("a fan of the Patriots", "deserved the Emmy"): a team, an
     award, a thing; a person's name takes no article."""
-    return " " not in value.strip() and any(re.search(r"\bthe\s+$", text[max(0, s - 5):s], re.I)
-                                            and _ends_phrase(text[e:e + 20])
-                                            for text, s, e in _occurrences(texts, value))
+    return any(" " not in text[s:e].strip() and re.search(r"\bthe\s+$", text[max(0, s - 5):s], re.I)
+               and _ends_phrase(text[e:e + 20]) for text, s, e in found)
 
 
 def _ends_phrase(after: str) -> bool:
@@ -134,6 +135,12 @@ def _ends_phrase(after: str) -> bool:
 def mentioned_not_people(texts: list[str], values: set[str], places_only: bool = False) -> set[str]:
     """The ``values`` (NER-only names) that some mention shows are no private person; with
     ``places_only`` (a personal dialogue) only places count."""
-    return {v for v in values if used_as_place(texts, v) or not places_only and (
-        after_article(texts, v) or discussed_as_name(texts, v) or character_of_a_work(texts, v)
-        or public_role(texts, v))}
+    show_talk = bool(SHOW_TALK.search("\n".join(texts)))
+    gone = set()
+    for value in values:
+        found = occurrences(texts, value)
+        if used_as_place(found) or not places_only and (
+                after_article(found) or discussed_as_name(found) or character_of_a_work(found, show_talk)
+                or public_role(found)):
+            gone.add(value)
+    return gone

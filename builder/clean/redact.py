@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from builder.clean.mentions import about_public_life, mentioned_not_people
 from builder.clean.pii import TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, PUBLIC_FIGURES, is_public
-from builder.clean.samples import drop_values, sample_values, user_sourced_values
+from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
 from builder.clean.truecase import is_english_word
 from builder.clean.surrogates import Redactor, apply_spans
 
@@ -41,21 +41,15 @@ def user_sourced_names(turns: list[dict], texts: list[str], scans: list[TurnScan
     user_names = {_bare(part) for turn, text, scan in zip(turns, texts, scans) if turn["role"] == "user"
                   for s in scan.spans if s["entity"] == "PERSON"
                   for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()]}
-    out = []
-    for turn, text, scan in zip(turns, texts, scans):
-        if turn["role"] == "user":
-            out.append(scan)
-            continue
-        spans = []
-        for s in scan.spans:
-            value = text[s["start"]:s["end"]]
-            parts = [_bare(p) for p in [value, *value.split()]]
-            if s["entity"] != "PERSON" or any(p in user_names for p in parts if len(p) >= 3) or (
-                    s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
-                                                       for p in parts if len(p) >= 3)):
-                spans.append(s)
-        out.append(replace(scan, spans=spans))
-    return out
+
+    def given(text: str, s: dict) -> bool:
+        value = text[s["start"]:s["end"]]
+        parts = [_bare(p) for p in [value, *value.split()]]
+        return s["entity"] != "PERSON" or any(p in user_names for p in parts if len(p) >= 3) or (
+            s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
+                                               for p in parts if len(p) >= 3))
+
+    return keep_in_model_turns(turns, texts, scans, given)
 
 
 def _bare(word: str) -> str:

@@ -75,9 +75,10 @@ def sample_values(turns: list[dict], texts: list[str], scans) -> set[str]:
         return set()
     outside = "\n".join(_blank(text, r) for turn, text, r in zip(turns, texts, rows)
                         if turn["role"] == "user")  # what the user wrote outside every table
+    found = [text[s["start"]:s["end"]] for text, scan in zip(texts, scans) for s in scan.spans]
     own_rows = {(ti, row) for ti, (text, r) in enumerate(zip(texts, rows)) for row in r
                 if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", outside) for w in _words(text[row[0]:row[1]])
-                       if _found_in(w, texts, scans))}
+                       if any(w in value for value in found))}  # a name or an e-mail, not "SECURITY"
     inside, elsewhere = set(), set()
     for ti, (turn, text, scan, r) in enumerate(zip(turns, texts, scans, rows)):
         for span in scan.spans:
@@ -99,11 +100,6 @@ def _blank(text: str, rows: list[tuple[int, int]]) -> str:
     return "".join(parts) + text[pos:]
 
 
-def _found_in(word: str, texts: list[str], scans) -> bool:
-    """``word`` is part of something the scan found (a name or an e-mail, not "SECURITY")."""
-    return any(word in text[s["start"]:s["end"]] for text, scan in zip(texts, scans) for s in scan.spans)
-
-
 def drop_values(texts: list[str], scans, values: set[str]):
     if not values:
         return scans
@@ -116,28 +112,25 @@ MODEL_VALUES = ("EMAIL_ADDRESS", "IP_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "I
 
 
 def _key(entity: str, value: str) -> str:
-    if entity in ("EMAIL_ADDRESS",):
-        return value.lower()
-    if entity == "IP_ADDRESS":
-        return value
-    return re.sub(r"\W", "", value).lower()
+    """How a value is looked for in the user's (lower-cased) text: e-mails and IPs as written,
+    numbers by their letters and digits ("06 12 34 56 78" -> "0612345678")."""
+    return (value if entity in ("EMAIL_ADDRESS", "IP_ADDRESS") else re.sub(r"\W", "", value)).lower()
 
 
 def user_sourced_values(turns: list[dict], texts: list[str], scans):
     """Drop the structured values of model turns that no user turn holds (see the module doc)."""
-    user = [text for turn, text in zip(turns, texts) if turn["role"] == "user"]
-    flat = "\n".join(user).lower()
+    flat = "\n".join(text for turn, text in zip(turns, texts) if turn["role"] == "user").lower()
     compact = re.sub(r"\W", "", flat)
-    out = []
-    for turn, text, scan in zip(turns, texts, scans):
-        if turn["role"] == "user":
-            out.append(scan)
-            continue
-        spans = []
-        for s in scan.spans:
-            key = _key(s["entity"], text[s["start"]:s["end"]])
-            if s["entity"] not in MODEL_VALUES or key.lower() in (flat if s["entity"] in ("EMAIL_ADDRESS", "IP_ADDRESS")
-                                                                   else compact):
-                spans.append(s)
-        out.append(replace(scan, spans=spans))
-    return out
+
+    def given(text: str, span: dict) -> bool:
+        key = _key(span["entity"], text[span["start"]:span["end"]])
+        return span["entity"] not in MODEL_VALUES or key in (flat if span["entity"] in ("EMAIL_ADDRESS", "IP_ADDRESS")
+                                                              else compact)
+
+    return keep_in_model_turns(turns, texts, scans, given)
+
+
+def keep_in_model_turns(turns: list[dict], texts: list[str], scans, keep):
+    """The scans with the spans of model turns filtered by ``keep(text, span)``; user turns as they are."""
+    return [scan if turn["role"] == "user" else replace(scan, spans=[s for s in scan.spans if keep(text, s)])
+            for turn, text, scan in zip(turns, texts, scans)]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from builder.clean.mentions import (about_public_life, after_article, character_of_a_work, discussed_as_name,
-                                    mentioned_not_people, public_role, used_as_place)
+from builder.clean.mentions import (SHOW_TALK, about_public_life, after_article, character_of_a_work,
+                                    discussed_as_name, mentioned_not_people, occurrences, public_role, used_as_place)
 from builder.clean.names import name_context, trim_lower_case
 from builder.clean.numbers import in_code_list
 from builder.clean.pii import TurnScan
@@ -19,7 +19,7 @@ from builder.clean.samples import coursework, record_rows, sample_values, user_s
     (["Oswin Harrow called me yesterday about the flat."], "Oswin Harrow", False),
 ])
 def test_a_name_discussed_as_a_word(texts, value, expected):
-    assert discussed_as_name(texts, value) is expected
+    assert discussed_as_name(occurrences(texts, value)) is expected
 
 
 @pytest.mark.parametrize("texts,value,expected", [
@@ -29,7 +29,8 @@ def test_a_name_discussed_as_a_word(texts, value, expected):
     (["Ted from Accounting sent the invoice."], "Ted", False),
 ])
 def test_a_character_of_a_work(texts, value, expected):
-    assert character_of_a_work(texts, value) is expected
+    show_talk = bool(SHOW_TALK.search("\n".join(texts)))
+    assert character_of_a_work(occurrences(texts, value), show_talk) is expected
 
 
 @pytest.mark.parametrize("texts,value,expected", [
@@ -40,7 +41,7 @@ def test_a_character_of_a_work(texts, value, expected):
     (["The office in New Farm."], "New Farm", False),  # one word only: a full name after "in" is ambiguous
 ])
 def test_a_single_word_used_as_a_place(texts, value, expected):
-    assert used_as_place(texts, value) is expected
+    assert used_as_place(occurrences(texts, value)) is expected
 
 
 def test_personal_dialogues_only_judge_places():
@@ -145,7 +146,7 @@ def test_values_only_a_model_turn_holds_are_its_own_examples():
     (["Oscar is my cousin's name."], "Oscar", False),  # the name itself is no award
 ])
 def test_a_public_role_makes_a_public_figure(texts, value, expected):
-    assert public_role(texts, value) is expected
+    assert public_role(occurrences(texts, value)) is expected
 
 
 def test_a_chat_about_professional_sport_names_public_figures():
@@ -160,4 +161,4 @@ def test_a_chat_about_professional_sport_names_public_figures():
     (["Unlike the Velk novel, this one is short."], "Velk", False),  # an author's name modifying a noun
 ])
 def test_a_word_after_the_is_no_person(texts, value, expected):
-    assert after_article(texts, value) is expected
+    assert after_article(occurrences(texts, value)) is expected
