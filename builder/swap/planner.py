@@ -13,7 +13,7 @@ safety.py; it is a name, not a description: a title or a bare singular noun — 
 turn uses its word for other things too, ``other_referent`` — rewrite.py; the
 detail counts each ``because``), ``language_unsupported`` (swaps are English-only),
 ``no_matching_image`` (no image scored at or above the threshold whose captions name the
-thing),
+thing; a name such as "Green Bay" must be named whole: a photo of a bay is another thing),
 ``duplicate_variant`` (the rewrite equals an existing dialogue), ``not_selected``
 (never tried: the count was reached first), ``is_variant`` (already a variant).
 """
@@ -172,7 +172,10 @@ class Planner:
                 best = (cand.mention.core, found[0].score)
             if cand.turn in used_turns or len(chosen) >= self.config.swaps_per_dialogue:
                 continue
-            words = {cand.mention.head, cand.mention.lemma, cand.mention.core}
+            # A name ("Green Bay", "Snoop Dog", "the Bears") is shown only by a picture of that
+            # named thing: a bank photo of a bay, a dog or bears is another thing with a shared word.
+            words = {cand.mention.core} if cand.mention.proper else {cand.mention.head, cand.mention.lemma,
+                                                                     cand.mention.core}
             # "a kicked rugby ball": every word of a common compound must be named too ("balls" is not enough)
             compounds = [] if cand.mention.proper else cand.mention.core.split()[:-1]
             match = next((m for m in found if m.key not in used_images

@@ -362,3 +362,23 @@ def test_diffusion_needs_a_pipeline_folder(classified, tmp_path, content, messag
                                        "--image-source", "diffusion", "--t2i-model", str(model)])
     assert result.exit_code == 5 and message in result.output
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_a_name_needs_a_picture_of_that_named_thing(tmp_path):
+    """"Snoop Dog" shares a word with the bank's dog photo, which does not show him: no variant. The
+    plain noun in the same dialogue shape still swaps."""
+    rows = [
+        dialogue([("user", "Snoop Dog wrote a fight song for his son's team."), ("assistant", "A fun fact."),
+                  ("user", "Really?"), ("assistant", "Yes.")]),
+        dialogue([("user", "Our dog keeps running off in the garden."), ("assistant", "Try a longer lead."),
+                  ("user", "Which one?"), ("assistant", "A five-metre one.")]),
+    ]
+    folder = make_stage_folder(tmp_path / "in", rows, stage="classify")
+    out = tmp_path / "out"
+    result = swap(folder, out, "--threshold", "0.0")
+    assert result.exit_code == 0, result.output
+    variants = frame(out).filter(pl.col("variant_of").is_not_null())
+    assert [s["original"] for v in variants.to_dicts() for s in v["swaps"]] == ["Our dog"]
+    ledger = pl.read_parquet(out / "ledger.parquet").filter(pl.col("stage") == "swap")
+    reasons = sorted(ledger["reason"].to_list())
+    assert reasons == ["no_matching_image", "variant_created"], reasons
