@@ -21,6 +21,7 @@ thing; a name such as "Green Bay" must be named whole: a photo of a bay is anoth
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -35,6 +36,7 @@ from builder.swap.spans import Candidate, categorise, categorise_by_similarity, 
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
 
 PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language")
+MODIFIER_DEPS = frozenset({"compound", "amod", "nmod"})  # "Boston" in "a Boston terrier"
 LANGUAGES = ("en",)  # the rewrite rules, lexicon and spaCy parser are English
 
 
@@ -55,6 +57,7 @@ class Planner:
     def __init__(self, config, nlp, embedder, source):
         self.config, self.nlp, self.embedder, self.source = config, nlp, embedder, source
         self._prototypes = None
+        self._shown: dict[tuple[str, str], bool] = {}
 
     def plan(self, frame: pl.DataFrame) -> dict[str, Outcome]:
         rows = {r["dialogue_id"]: r for r in frame.select(PLAN_COLUMNS).to_dicts()}
@@ -159,6 +162,23 @@ class Planner:
         names = getattr(self.source, "names", None)
         return names is None or names(key, words, at_least)
 
+    def _shows_name(self, key: str, name: str, at_least: int = 2) -> bool:
+        """A bank picture shows a name ("Florida", "the Colosseum") when its captions are about the
+        named thing, not when the name describes another thing: "their Florida Marlins hats" and
+        "a Boston terrier" are photos of hats and a dog. A generator is prompted with the name."""
+        lines = getattr(self.source, "caption_lines", None)
+        if lines is None:
+            return True
+        if (key, name) not in self._shown:
+            pattern = re.compile(rf"(?<!\w){re.escape(name)}(?:s|es)?(?!\w)", re.I)
+            captions = lines(key)
+            about = 0
+            for doc in self.nlp.pipe([line for line in captions if pattern.search(line)]):
+                spans = (doc.char_span(m.start(), m.end(), alignment_mode="expand") for m in pattern.finditer(doc.text))
+                about += any(span is not None and span[-1].dep_ not in MODIFIER_DEPS for span in spans)
+            self._shown[(key, name)] = about >= min(at_least, len(captions))
+        return self._shown[(key, name)]
+
     def _choose(self, row: dict, plan: dict, matches: list) -> Outcome:
         n = plan["candidates"]
         if n == 0:
@@ -181,6 +201,7 @@ class Planner:
             match = next((m for m in found if m.key not in used_images
                           and (m.score is None or m.score >= self.config.threshold)
                           and self._named(m.key, words) and all(self._named(m.key, {w}, 1) for w in compounds)
+                          and (not cand.mention.proper or self._shows_name(m.key, cand.mention.core))
                           and self._same_sense(m.key, cand)), None)
             if match is None:
                 continue

@@ -382,3 +382,35 @@ def test_a_name_needs_a_picture_of_that_named_thing(tmp_path):
     ledger = pl.read_parquet(out / "ledger.parquet").filter(pl.col("stage") == "swap")
     reasons = sorted(ledger["reason"].to_list())
     assert reasons == ["no_matching_image", "variant_created"], reasons
+
+
+def test_a_name_that_only_describes_another_thing_is_not_shown(tmp_path):
+    """Captions that use the name as a modifier ("a Boston terrier", "Florida Marlins hats") are about
+    a dog and hats: "near Boston" gets no variant. A caption about the named place itself does."""
+    bank = tmp_path / "bank"
+    (bank / "images").mkdir(parents=True)
+    for name in ("dog.png", "bangkok.png", "colosseum.png"):
+        (bank / "images" / name).write_bytes((BANK / "images" / name).read_bytes())
+    (bank / "captions.csv").write_text(
+        "image,caption\n"
+        "dog.png,A Boston terrier is running in the grass .\n"
+        "dog.png,A Boston Terrier runs on lush green grass .\n"
+        "bangkok.png,Three boys wearing Florida Marlins hats .\n"
+        "bangkok.png,Children sporting their Florida Dolphin caps .\n"
+        "colosseum.png,Stone arches of the Colosseum in Rome\n"
+        "colosseum.png,The Colosseum at dusk\n")
+    rows = [
+        dialogue([("user", "I live near Boston now and the winters are long."), ("assistant", "They are."),
+                  ("user", "Any tips?"), ("assistant", "Layers.")]),
+        dialogue([("user", "I can't wait to get back to Florida this winter."), ("assistant", "Warmer there."),
+                  ("user", "Yes."), ("assistant", "Enjoy.")]),
+        dialogue([("user", "I visited the Colosseum last week and loved it."), ("assistant", "It is busy in summer."),
+                  ("user", "Is early morning better?"), ("assistant", "Yes.")]),
+    ]
+    folder = make_stage_folder(tmp_path / "in", rows, stage="classify")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["swap", str(folder), "-o", str(out), "--image-bank", str(bank),
+                                       "--device", "cpu", "--threshold", "0.0"])
+    assert result.exit_code == 0, result.output
+    variants = frame(out).filter(pl.col("variant_of").is_not_null())
+    assert [s["original"] for v in variants.to_dicts() for s in v["swaps"]] == ["the Colosseum"]

@@ -156,6 +156,15 @@ class ImageBank:
             self._caption_text = {k: "\n".join(v) for k, v in joined.items()}
         return self._caption_text.get(key, "")
 
+    def caption_lines(self, key: str) -> list[str]:
+        """The captions of image ``key`` as written (case kept, for parsing)."""
+        if not hasattr(self, "_caption_lines"):
+            lines: dict[str, list[str]] = {}
+            for caption, i in zip(self.captions, self.caption_image):
+                lines.setdefault(self.images[i], []).append(caption)
+            self._caption_lines = lines
+        return self._caption_lines.get(key, [])
+
     def names(self, key: str, words: set[str], at_least: int = 2) -> bool:
         """Do ``at_least`` captions of image ``key`` name the thing (one of ``words`` or a
         synonym, whole words, plurals allowed)? The picture must be *about* the thing: one
