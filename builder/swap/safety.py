@@ -88,6 +88,13 @@ SENSES = {
     "ring": {"jewellery": r"wedding|engagement|diamond|gold|finger|proposal|propose|married",
              "boxing": r"boxing|boxers?|fight|wrestl\w*|match"},
     "seal": {"animal": r"animals?|ocean|sea|beach|zoo|swim\w*", "stamp": r"wax|stamp|official|document|envelope"},
+    "table": {"furniture": r"sit\w*|seated|dinner|dining|kitchen|wooden|chairs?|restaurants?|eat\w*|picnic|coffee|meals?"
+                           r"|plates?|cloth|furniture|bought|assembl\w*",
+              "data": r"databases?|sql|columns?|rows?|excel|spreadsheets?|html|mongodb|quer(?:y|ies)|schema|csv|data"
+                      r"|cells?|pandas|class|code|markdown|fields?|records?|joins?|keys?"},
+    "station": {"transit": r"trains?|bus|subway|metro|platforms?|underground|railway|transit|commut\w*|tickets?",
+                "broadcast": r"radio|tv|fm|am|listen\w*|music|channels?|broadcast\w*|podcasts?|songs?|hosts?|tune\w*",
+                "fuel": r"gas|petrol|fuel|fill\w*|pumps?"},
     "ball": {"american football": r"football|nfl|fumbl\w*|quarterback|touchdown|kick\w*|tackle\w*|punt\w*",
              "soccer": r"soccer|goal\w*|striker|penalty", "golf": r"golf\w*|putt\w*|tee",
              "tennis": r"tennis|racket|serve", "basketball": r"basketball|dunk\w*|hoop|nba",

@@ -217,6 +217,26 @@ def test_a_bar_one_drinks_at_is_no_monkey_bar(sentence, captions, ok):
     assert word_sense("bar", sentence, captions) is ok
 
 
+@pytest.mark.parametrize("word, sentence, captions, ok", [
+    # a table of data in a code question is not the furniture in a photo
+    ("table", "How can I make the table now that I have the columns and each row is a game?",
+     "a man sits at a table in a room . man sitting at a table in a restaurant", False),
+    ("table", "How would I create a mongodb database and add tables to it?", "a man sits at a table in a restaurant",
+     False),
+    ("table", "We finally bought a dining table for the kitchen.", "a family eats dinner at a wooden table", True),
+    # a radio station is not a train station; a station the sentence does not place is refused too
+    ("station", "I'm trying to find that station so you can listen to the music of the sun.",
+     "an old woman sits in a transit station . a woman waiting at an underground train stop", False),
+    ("station", "I found a good local station that I really like.", "a woman waiting at an underground train stop",
+     False),
+    ("station", "Our train left the station late again.", "people wait on the platform of a train station", True),
+])
+def test_a_word_with_a_data_or_broadcast_sense_needs_the_pictures_sense(word, sentence, captions, ok):
+    from builder.swap.safety import word_sense
+
+    assert word_sense(word, sentence, captions) is ok
+
+
 @pytest.mark.parametrize("text, refused", [
     ("I own a bicycle, and the couriers can't park their bicycles here.", True),  # their bicycles: other things
     ("I bought a bicycle because I love bicycles.", True),  # bicycles in general
