@@ -14,6 +14,7 @@ DEICTIC: dict[str, tuple[str, str]] = {
     "drink": ("this drink", "these drinks"),
     "animal": ("this animal", "these animals"),
     "item": ("this item", "these items"),
+    "vehicle": ("this vehicle", "these vehicles"),  # "when I'm in the car": "in this item" reads wrong
     "artwork": ("this artwork", "these artworks"),
 }
 
@@ -57,13 +58,14 @@ LEXICON: dict[str, frozenset[str]] = {
         zebra camel deer fox wolf squirrel butterfly bee frog retriever labrador poodle
         beagle terrier husky bulldog corgi pony donkey seal otter flamingo peacock""".split()),
     "item": frozenset("""
-        bike bicycle car guitar piano violin drum drums camera phone smartphone laptop
+        bike bicycle guitar piano violin drum drums camera phone smartphone laptop
         computer tablet watch sneaker sneakers shoe shoes boot boots backpack bag handbag
         umbrella lamp chair sofa couch table desk bed headphones keyboard mouse monitor
         television tv console controller skateboard surfboard snowboard skis kayak boat
-        tent scooter motorcycle truck van bus train kite ball racket bat helmet jacket
+        tent kite ball racket bat helmet jacket
         dress hat scarf sunglasses necklace ring bracelet vase mug teapot kettle oven
         blender toaster microwave plant plants flower flowers cactus book notebook""".split()),
+    "vehicle": frozenset("car cars truck van bus train scooter motorcycle motorbike tractor jeep minivan suv".split()),
     "artwork": frozenset("painting sculpture statue mural fresco portrait artwork".split()),
 }
 

@@ -194,8 +194,10 @@ class Planner:
                 continue
             # A name ("Green Bay", "Snoop Dog", "the Bears") is shown only by a picture of that
             # named thing: a bank photo of a bay, a dog or bears is another thing with a shared word.
-            words = {cand.mention.core} if cand.mention.proper else {cand.mention.head, cand.mention.lemma,
-                                                                     cand.mention.core}
+            # A hyphenated word is one word: "the under-dog" is no dog, so the captions must name it whole.
+            words = ({cand.mention.core} if cand.mention.proper
+                     else {cand.mention.core, cand.mention.core.replace("-", " ")} if "-" in cand.mention.core
+                     else {cand.mention.head, cand.mention.lemma, cand.mention.core})
             # "a kicked rugby ball": every word of a common compound must be named too ("balls" is not enough)
             compounds = [] if cand.mention.proper else cand.mention.core.split()[:-1]
             match = next((m for m in found if m.key not in used_images

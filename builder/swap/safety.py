@@ -51,7 +51,7 @@ EXERCISE = re.compile(r"_{3,}|\.\.\.\s*\(|\(\s*\)|\bfill in the blanks?\b|\bcomp
                       r"(^|\s)\(?a[).:\t]\s*\S.{0,60}?\s\(?b[).:\t]\s*\S.{0,60}?\s\(?c[).:\t]",
                       re.IGNORECASE | re.MULTILINE)
 CREATE = {"draw", "paint", "write", "generate", "create", "design", "compose", "sketch", "render", "illustrate",
-          "imagine", "invent"}
+          "imagine", "invent", "obtain", "produce"}
 BAD_AGREEMENT = re.compile(
     r"\b(is|was|has|does|isn't|wasn't|doesn't)\s+these\b|\b(are|were|have|do|aren't|weren't|don't)\s+this\b|"
     r"\b(a|an|the)\s+(this|these)\b|\bthese\s+(\w+\s+){0,2}?\w+\s+(is|was|has|does)\b|"

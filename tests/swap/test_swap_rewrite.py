@@ -29,6 +29,7 @@ def best(text: str):
     ("I bought a new bicycle yesterday.", "I bought this new item yesterday."),
     ("We made sushi, and the sushi was great.", "We made this dish, and this dish was great."),
     ("I drink coffee every morning.", "I drink this drink every morning."),
+    ("I mostly listen to podcasts when I'm in the car.", "I mostly listen to podcasts when I'm in this vehicle."),
 ])
 def test_rewrite_is_deictic_and_grammatical(text, expected):
     cand, found = best(text)
@@ -82,6 +83,7 @@ def _mention_refusal(text: str, word: str):
     ("Give me a painting of a guy named phil", "painting", "creation_request"),
     ("Please draw a cat sitting on a sofa.", "cat", "creation_request"),
     ("which prompt gives a drawing of a dog made of stars in a night sky", "dog", "creation_request"),
+    ("which prompt can I use to obtain a drawing of a dog made of stars", "drawing", "creation_request"),
     ("Write chapter 1 of a story where a couple on a secluded beach meet a fairy.", "beach", "story_request"),
     ("We offer general repairs, painting, flooring and more.", "painting", "activity"),
     ("What is my little pony about?", "pony", "title"),
