@@ -9,7 +9,7 @@ Reasons (ledger, decision ``kept``: originals are never changed):
 ``no_safe_rewrite`` (every candidate was refused: it would stay named after the rewrite,
 e.g. "the tower" after "the Eiffel Tower"; its rewrite would touch a PII span; it sits in a
 simile, a quote, code or an exercise, or is in the sky; or the rewrite breaks agreement —
-safety.py; it is a name, not a description: a title or a bare singular noun — names.py; the
+safety.py; it is a name, not a description: a title, a bare singular noun or a bare plural (a kind) — names.py; the
 turn uses its word for other things too, ``other_referent`` — rewrite.py; the
 detail counts each ``because``), ``language_unsupported`` (swaps are English-only),
 ``no_matching_image`` (no image scored at or above the threshold whose captions name the
@@ -29,7 +29,7 @@ import polars as pl
 from builder.records import dialogue_id
 from builder.swap import lexicon as lx
 from builder.swap.rewrite import other_referent, rewrite
-from builder.swap.names import bare_singular, titled_elsewhere
+from builder.swap.names import bare_noun, titled_elsewhere
 from builder.swap.safety import grammar_refusal, word_sense
 from builder.swap.sources import Query
 from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
@@ -134,7 +134,7 @@ class Planner:
                 break
             t_i, found = by_candidate[id(cand)]
             text = row["turns"][t_i]["text"]
-            refusal = cand.mention.refusal or titled_elsewhere(row, cand.mention) or bare_singular(cand)
+            refusal = cand.mention.refusal or titled_elsewhere(row, cand.mention) or bare_noun(cand)
             refusal = refusal or other_referent(cand, found)
             result = None if refusal else rewrite(text, cand, found)
             reason = (refusal or ("still_named" if result is None else None)

@@ -38,6 +38,7 @@ class Mention:
     label: str  # spaCy entity label of the core ("" when none)
     refusal: str | None = None  # why the context forbids a swap (simile, quoted, code, exercise)
     bare: bool = False  # a singular common noun with no article or possessive ("south park", "by car")
+    bare_plural: bool = False  # a plural with no article, possessive or number: a kind ("helmets")
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ def _mention(doc, chunk) -> Mention | None:
         label=label,
         refusal=context_refusal(doc, chunk.start, chunk.start_char, chunk.end_char),
         bare=is_bare(chunk),
+        bare_plural=is_bare(chunk, plural=True),
     )
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from builder.models import SPACY_PACKAGE as SPACY
 from builder.nlp import load_spacy
-from builder.swap.names import bare_singular, titled_elsewhere, work_title
+from builder.swap.names import bare_noun, titled_elsewhere, work_title
 from builder.swap.spans import categorise, mentions
 
 
@@ -61,7 +61,22 @@ def _candidate(text: str, word: str):
     ("I visited Paris last spring.", "Paris", False),
 ])
 def test_a_bare_singular_noun_is_a_name_or_an_idiom(text, word, bare):
-    assert (bare_singular(_candidate(text, word)) == "bare_singular") is bare
+    assert (bare_noun(_candidate(text, word)) == "bare_singular") is bare
+
+
+@pytest.mark.parametrize("text, word, kind", [
+    # a bare plural names a kind: "these items" + a photo would point at particular ones
+    ("i know tracking chips in helmets and pads to record moves.", "helmets", True),
+    ("I drive through the drive-thru of restaurants all the time.", "restaurants", True),
+    ("Honestly I love dogs more than people.", "dogs", True),
+    # a determiner, a possessive or a number makes them particular; dishes and drinks stand for themselves
+    ("I finally washed my old sneakers.", "sneakers", False),
+    ("We adopted two dogs last spring.", "dogs", False),
+    ("The dogs next door bark all night.", "dogs", False),
+    ("Tacos are my favourite thing to cook.", "Tacos", False),
+])
+def test_a_bare_plural_names_a_kind(text, word, kind):
+    assert (bare_noun(_candidate(text, word)) == "bare_plural") is kind
 
 
 def test_a_lower_case_title_written_as_one_in_another_turn_is_refused():
