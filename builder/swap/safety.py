@@ -30,7 +30,8 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
   ("watch football on TV", "players can't eat at the same restaurant"); a swap needs a name, "my"/
   "our", or a thing the user (or their own thing) does something with;
 * ``agreement`` (checked on the rewritten turn): "is these", "are this", "a this", "these X is",
-  and "on this place" (a beach one is *on*, a place one is *at*).
+  "on this place" (a beach one is *on*, a place one is *at*) and "down/up/across/along this place"
+  ("I live down the street from the stadium": a street one goes along is no place one is at).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ CREATE = {"draw", "paint", "write", "generate", "create", "design", "compose", "
 BAD_AGREEMENT = re.compile(
     r"\b(is|was|has|does|isn't|wasn't|doesn't)\s+these\b|\b(are|were|have|do|aren't|weren't|don't)\s+this\b|"
     r"\b(a|an|the)\s+(this|these)\b|\bthese\s+(\w+\s+){0,2}?\w+\s+(is|was|has|does)\b|"
-    r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b|\bon\s+(this|these)\s+(\w+\s+)?places?\b", re.IGNORECASE)
+    r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b|\b(on|down|up|across|along)\s+(this|these)\s+(\w+\s+)?places?\b", re.IGNORECASE)
 STORY_REQUEST = re.compile(r"\b(?:write|continue|tell|compose|create|generate)\b[^.\n?!]{0,60}\b(?:story|stories|chapter"
                            r"|poem|script|screenplay|fanfic\w*|fairy\s*tale|novel|scene|lyrics|song)\b"
                            r"|\b(?:imagine|pretend)\s+(?:you\s+are|you're|that)\b", re.IGNORECASE)

@@ -110,6 +110,9 @@ def test_plain_spans_are_not_refused():
     ("These dishes are my favourite thing to cook.", False),
     ("I visited this place last week.", False),
     ("a couple on this secluded place meet a fairy", True),
+    ("I live down this place from that stadium.", True),  # "down the street": a way, not a place one is at
+    ("We walked across this place to the hotel.", True),
+    ("We had lunch at this place near the stadium.", False),
 ])
 def test_agreement_of_the_rewrite_is_checked(rewritten, bad):
     from builder.swap.safety import grammar_refusal
