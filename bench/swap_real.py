@@ -2,7 +2,7 @@
 
 The real CLI path on real logs, per source: `mmrc-build ingest` -> `clean --languages en`
 (lexicon toxicity) -> `swap --image-bank ../shared/data/image_bank` (Flickr8k photos, not shipped:
-non-commercial terms) with ``--count 40``. Two sources:
+non-commercial terms) with ``--count 1000`` (more than the logs yield). Three sources:
 
 * ``wildchat+oasst``: the WildChat sample + OpenAssistant trees of ../shared/data/logs (user-model chat);
 * ``topical_chat``: the 539 Topical-Chat valid_freq conversations of ../shared/data/topics (human-human
@@ -22,7 +22,8 @@ the rewrite, the image file and the bank captions of that image, so a person can
 
 Verdicts live in ``bench/swap_real_labels.json`` (keyed by the variant's dialogue id, which
 is a content hash: a changed rewrite is a new, unjudged variant). The bench only counts.
-Runs the swap at the default threshold and at a looser one (a bigger sample to judge).
+Runs the swap at the default threshold, at a looser one and at 0.0 (the whole score curve: the pass
+share of the variants scoring at least t, for each t in CURVE, with Wilson 95% intervals).
 Writes bench/results/swap_judged.json and bench/results/swap_real_variants.json (the sheet
 to judge). Needs ../shared/data (skips with a message otherwise).
 """
@@ -41,8 +42,12 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared" / "data"
 LABELS = HERE / "swap_real_labels.json"
-COUNT = 40
-THRESHOLDS = (0.45, 0.40)  # the default, and a looser one for a bigger sample to judge
+COUNT = 1000  # more than the real logs yield: every variant the rules allow is made and judged
+# The default (SwapConfig.threshold), a looser one, and 0.0: at 0.0 every dialogue gets the first
+# candidate that a bank photo names at any score, so the judged pass share can be read as a curve
+# over the score (CURVE) and the default checked against it.
+THRESHOLDS = (0.5, 0.40, 0.0)
+CURVE = (0.5, 0.45, 0.40, 0.35, 0.30, 0.25, 0.0)
 
 
 TOPICAL = SHARED / "topics" / "topical_chat_valid_freq.json"
@@ -184,6 +189,9 @@ def main() -> None:
     for threshold, found in per_threshold.items():
         result["by_threshold"][threshold] = _score(found, labels)
     result["all_variants"] = _score(list(seen.values()), labels)
+    everything = per_threshold[str(min(THRESHOLDS))]
+    result["curve"] = [{"min_score": t, **{k: v for k, v in _score([v for v in everything if v["score"] >= t], labels).items()
+                                           if k != "unjudged"}} for t in CURVE]
     sheet = list(seen.values())
     (HERE / "results").mkdir(exist_ok=True)
     (HERE / "results" / "swap_real_variants.json").write_text(json.dumps(sheet, indent=1, ensure_ascii=False))
@@ -198,8 +206,11 @@ def _score(found: list[dict], labels: dict) -> dict:
     for j in judged:
         if j["verdict"] != "pass":
             reasons[j["reason"]] = reasons.get(j["reason"], 0) + 1
+    from builder.eval.stats import wilson
+
     return {"variants": len(found), "judged": len(judged), "passed": passed,
             "pass_share": round(passed / len(judged), 3) if judged else None,
+            "ci95": wilson(passed, len(judged)),
             "failures": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
             "unjudged": [v["variant"] for v in found if v["variant"] not in labels["verdicts"]]}
 
