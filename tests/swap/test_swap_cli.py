@@ -364,26 +364,31 @@ def test_diffusion_needs_a_pipeline_folder(classified, tmp_path, content, messag
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
 
 
-def test_a_name_needs_a_picture_of_that_named_thing(tmp_path):
-    """"Snoop Dog" shares a word with the bank's dog photo, which does not show him: no variant. The
-    plain noun in the same dialogue shape still swaps."""
-    rows = [
-        dialogue([("user", "Snoop Dog wrote a fight song for his son's team."), ("assistant", "A fun fact."),
-                  ("user", "Really?"), ("assistant", "Yes.")]),
-        # a hyphenated word is one word: the dog photo does not show an under-dog
-        dialogue([("user", "I was pulling for the under-dog in the final."), ("assistant", "They lost."),
-                  ("user", "Sadly."), ("assistant", "Next year.")]),
-        dialogue([("user", "Our dog keeps running off in the garden."), ("assistant", "Try a longer lead."),
-                  ("user", "Which one?"), ("assistant", "A five-metre one.")]),
-    ]
+def user_says(*first_turns: str) -> list[dict]:
+    """One four-turn dialogue per first user turn."""
+    return [dialogue([("user", text), ("assistant", "I see."), ("user", "Any tips?"), ("assistant", "A few.")])
+            for text in first_turns]
+
+
+def swapped_at_any_score(tmp_path, rows: list[dict], bank: Path = BANK) -> tuple[list[str], list[str]]:
+    """Run swap with --threshold 0.0: (the swapped spans, every dialogue's ledger reason)."""
     folder = make_stage_folder(tmp_path / "in", rows, stage="classify")
     out = tmp_path / "out"
-    result = swap(folder, out, "--threshold", "0.0")
+    result = CliRunner().invoke(main, ["swap", str(folder), "-o", str(out), "--image-bank", str(bank),
+                                       "--device", "cpu", "--threshold", "0.0"])
     assert result.exit_code == 0, result.output
     variants = frame(out).filter(pl.col("variant_of").is_not_null())
-    assert [s["original"] for v in variants.to_dicts() for s in v["swaps"]] == ["Our dog"]
     ledger = pl.read_parquet(out / "ledger.parquet").filter(pl.col("stage") == "swap")
-    reasons = sorted(ledger["reason"].to_list())
+    return [s["original"] for v in variants.to_dicts() for s in v["swaps"]], sorted(ledger["reason"].to_list())
+
+
+def test_a_name_needs_a_picture_of_that_named_thing(tmp_path):
+    """"Snoop Dog" shares a word with the bank's dog photo, which does not show him, and a hyphenated
+    word is one word (no under-dog in a dog photo): no variants. The plain noun still swaps."""
+    swapped, reasons = swapped_at_any_score(tmp_path, user_says(
+        "Snoop Dog wrote a fight song for his son's team.", "I was pulling for the under-dog in the final.",
+        "Our dog keeps running off in the garden."))
+    assert swapped == ["Our dog"]
     assert reasons.count("variant_created") == 1 and len(reasons) == 3, reasons
 
 
@@ -402,18 +407,7 @@ def test_a_name_that_only_describes_another_thing_is_not_shown(tmp_path):
         "bangkok.png,Children sporting their Florida Dolphin caps .\n"
         "colosseum.png,Stone arches of the Colosseum in Rome\n"
         "colosseum.png,The Colosseum at dusk\n")
-    rows = [
-        dialogue([("user", "I live near Boston now and the winters are long."), ("assistant", "They are."),
-                  ("user", "Any tips?"), ("assistant", "Layers.")]),
-        dialogue([("user", "I can't wait to get back to Florida this winter."), ("assistant", "Warmer there."),
-                  ("user", "Yes."), ("assistant", "Enjoy.")]),
-        dialogue([("user", "I visited the Colosseum last week and loved it."), ("assistant", "It is busy in summer."),
-                  ("user", "Is early morning better?"), ("assistant", "Yes.")]),
-    ]
-    folder = make_stage_folder(tmp_path / "in", rows, stage="classify")
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["swap", str(folder), "-o", str(out), "--image-bank", str(bank),
-                                       "--device", "cpu", "--threshold", "0.0"])
-    assert result.exit_code == 0, result.output
-    variants = frame(out).filter(pl.col("variant_of").is_not_null())
-    assert [s["original"] for v in variants.to_dicts() for s in v["swaps"]] == ["the Colosseum"]
+    swapped, _ = swapped_at_any_score(tmp_path, user_says(
+        "I live near Boston now and the winters are long.", "I can't wait to get back to Florida this winter.",
+        "I visited the Colosseum last week and loved it."), bank)
+    assert swapped == ["the Colosseum"]
