@@ -44,8 +44,10 @@ SHARED = REPO.parent / "shared" / "data"
 LABELS = HERE / "swap_real_labels.json"
 COUNT = 1000  # more than the real logs yield: every variant the rules allow is made and judged
 # The default (SwapConfig.threshold), a looser one, and 0.0: at 0.0 every dialogue gets the first
-# candidate that a bank photo names at any score, so the judged pass share can be read as a curve
-# over the score (CURVE) and the default checked against it.
+# candidate that a bank photo names at a score of 0 or more, so the judged pass share can be read as
+# a curve over the score (CURVE) and the default checked against it. The curve filters the 0.0 run:
+# a run at threshold t may pick a later candidate of a dialogue whose first one scores below t, so
+# the points approximate real runs at t; the by_threshold entries are those real runs.
 THRESHOLDS = (0.5, 0.40, 0.0)
 CURVE = (0.5, 0.45, 0.40, 0.35, 0.30, 0.25, 0.0)
 

@@ -65,7 +65,8 @@ LEXICON: dict[str, frozenset[str]] = {
         tent kite ball racket bat helmet jacket
         dress hat scarf sunglasses necklace ring bracelet vase mug teapot kettle oven
         blender toaster microwave plant plants flower flowers cactus book notebook""".split()),
-    "vehicle": frozenset("car cars truck van bus train scooter motorcycle motorbike tractor jeep minivan suv".split()),
+    "vehicle": frozenset("""car cars truck van bus train tram taxi cab scooter motorcycle motorbike tractor jeep minivan
+        suv sedan limo limousine ambulance plane airplane aeroplane""".split()),
     "artwork": frozenset("painting sculpture statue mural fresco portrait artwork".split()),
 }
 

@@ -1,7 +1,8 @@
 """When a noun phrase is a name, not a description of a thing in the user's scene.
 
-A swap rewrites a description ("a new bike" -> "this new item"). It cannot do that to a name.
-Two kinds of names hide among ordinary nouns in real chat:
+A swap rewrites a description ("a new bike" -> "this new item"). It cannot do that to a name,
+nor to a kind. Two kinds of names hide among ordinary nouns in real chat, and bare plurals name
+kinds:
 
 * ``title``: the name of a show, film, book or game. A photo of a pony, an office or a park is
   not the work, and the dialogue goes on about episodes and characters. The work may be asked
@@ -16,8 +17,9 @@ Two kinds of names hide among ordinary nouns in real chat:
   case, which the rewrite would split ("this south place"), or an idiom about no particular
   thing ("by car", "in bed", "watch college ball"). Dishes and drinks are exempt. They are
   mass nouns, and plain use leaves them bare ("I drink coffee", "we made sushi").
-* ``bare_plural``: a plural with no article, possessive or number names a kind ("tracking chips
-  in helmets", "the drive-thru of restaurants", "I love dogs"). "These items" and a photo point
+* ``bare_plural``: a plural with no article, possessive, number or quantifier names a kind
+  ("tracking chips in helmets", "the drive-thru of restaurants", "I love dogs"), unless it is
+  the object of a past event ("we saw elephants at the zoo", "I bought new shoes"). "These items" and a photo point
   at particular ones, which changes what the sentence says. On real chat every bare plural that
   reached the judged sample failed (bench/swap_real_labels.json). Dishes and drinks are exempt as
   above ("tacos are my favourite"): a photo of a dish stands for the dish.
@@ -68,15 +70,24 @@ def titled_elsewhere(row: dict, mention) -> str | None:
     return "title" if any(titled.search(t.get("text") or "") for t in row.get("turns") or []) else None
 
 
+QUANTIFIERS = frozenset("several many few multiple numerous various both".split())
+PAST = frozenset({"VBD", "VBN"})
+
+
 def is_bare(chunk, plural: bool = False) -> bool:
-    """A singular (``plural``: plural) common noun with no article, possessive or number, nor one
-    shared with the phrase it is joined to ("my dog and cat")."""
+    """A singular (``plural``: plural) common noun with no article, possessive, number or
+    quantifier, nor one shared with the phrase it is joined to ("my dog and cat"). A plural that
+    is the object of a past event ("we saw elephants at the zoo", "I bought new shoes") is a set
+    of particular things, not a kind."""
     root = chunk.root
     if root.tag_ != ("NNS" if plural else "NN"):
         return False  # proper nouns ("Paris") are bare in plain use
-    if any(t.dep_ in ("det", "poss", "nummod", "predet") for t in chunk):
+    if any(t.dep_ in ("det", "poss", "nummod", "predet") or t.lower_ in QUANTIFIERS for t in chunk):
         return False
-    return not (root.dep_ == "conj" and any(c.dep_ in ("det", "poss") for c in root.head.children))
+    if root.dep_ == "conj" and any(c.dep_ in ("det", "poss") for c in root.head.children):
+        return False
+    phrase = root.head if root.dep_ == "conj" else root
+    return not (plural and phrase.dep_ == "dobj" and phrase.head.tag_ in PAST)
 
 
 def bare_noun(candidate) -> str | None:

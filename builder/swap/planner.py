@@ -36,7 +36,7 @@ from builder.swap.spans import Candidate, categorise, categorise_by_similarity, 
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
 
 PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language")
-MODIFIER_DEPS = frozenset({"compound", "amod", "nmod"})  # "Boston" in "a Boston terrier"
+MODIFIER_DEPS = frozenset({"compound", "amod", "nmod", "poss"})  # "Boston" in "a Boston terrier", "Boston's harbor"
 LANGUAGES = ("en",)  # the rewrite rules, lexicon and spaCy parser are English
 
 
@@ -175,7 +175,7 @@ class Planner:
             about = 0
             for doc in self.nlp.pipe([line for line in captions if pattern.search(line)]):
                 spans = (doc.char_span(m.start(), m.end(), alignment_mode="expand") for m in pattern.finditer(doc.text))
-                about += any(span is not None and span[-1].dep_ not in MODIFIER_DEPS for span in spans)
+                about += any(span is not None and _names_itself(span) for span in spans)
             self._shown[(key, name)] = about >= min(at_least, len(captions))
         return self._shown[(key, name)]
 
@@ -194,9 +194,10 @@ class Planner:
                 continue
             # A name ("Green Bay", "Snoop Dog", "the Bears") is shown only by a picture of that
             # named thing: a bank photo of a bay, a dog or bears is another thing with a shared word.
-            # A hyphenated word is one word: "the under-dog" is no dog, so the captions must name it whole.
+            # A hyphenated head word is one word: "the under-dog" is no dog, so the captions must name it whole.
+            last = cand.mention.core.split()[-1]
             words = ({cand.mention.core} if cand.mention.proper
-                     else {cand.mention.core, cand.mention.core.replace("-", " ")} if "-" in cand.mention.core
+                     else {last, last.replace("-", " ")} if "-" in last
                      else {cand.mention.head, cand.mention.lemma, cand.mention.core})
             # "a kicked rugby ball": every word of a common compound must be named too ("balls" is not enough)
             compounds = [] if cand.mention.proper else cand.mention.core.split()[:-1]
@@ -217,3 +218,14 @@ class Planner:
             return Outcome("no_matching_image", detail, candidates=n)
         turns, _ = swapped_turns(row["turns"], chosen)
         return Outcome("variant_created", {"candidates": n}, chosen, dialogue_id(turns), candidates=n)
+
+
+def _names_itself(span) -> bool:
+    """Is the name in a caption the thing the caption is about? Not when it describes another thing
+    ("a Boston terrier", "Florida Marlins hats", "Boston's harbor"), when it is the end of a longer
+    name ("York" in "new york"), or when a one-word name is a common noun there ("Bears" the team,
+    "bears" the animals)."""
+    head = span[-1]
+    if head.dep_ in MODIFIER_DEPS or any(c.dep_ == "compound" and c.i < span.start for c in head.children):
+        return False
+    return len(span) > 1 or head.pos_ == "PROPN"

@@ -19,7 +19,8 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
 * ``activity``: the span is an activity, not a thing ("repairs, painting, flooring");
 * ``title``: the span is the name of a show, film, book or game ("what is my little pony
   about?", "an episode of south park", "my favourite show is the office"); see :mod:`.names`,
-  which also refuses bare singular nouns ("we love south park", "by car") once a category is known;
+  which also refuses bare singular nouns ("we love south park", "by car") and bare plurals that
+  name a kind ("chips in helmets") once a category is known;
 * ``sky``: the span is a body in the sky, the sky itself or the weather ("the Sun", "Jupiter",
   "the stars", "the sunset", "a storm"); see :data:`.lexicon.SKY`;
 * ``word_sense``: an ambiguous word whose sense the sentence does not settle, or settles
@@ -30,8 +31,8 @@ rewrites whose grammar would break. Each check names a reason (counted in the le
   ("watch football on TV", "players can't eat at the same restaurant"); a swap needs a name, "my"/
   "our", or a thing the user (or their own thing) does something with;
 * ``agreement`` (checked on the rewritten turn): "is these", "are this", "a this", "these X is",
-  "on this place" (a beach one is *on*, a place one is *at*) and "down/up/across/along this place"
-  ("I live down the street from the stadium": a street one goes along is no place one is at).
+  "on this place" (a beach one is *on*, a place one is *at*) and "down/up/across/along this place
+  from" ("I live down the street from the stadium": a distance, not a place one is at).
 """
 
 from __future__ import annotations
@@ -52,11 +53,12 @@ EXERCISE = re.compile(r"_{3,}|\.\.\.\s*\(|\(\s*\)|\bfill in the blanks?\b|\bcomp
                       r"(^|\s)\(?a[).:\t]\s*\S.{0,60}?\s\(?b[).:\t]\s*\S.{0,60}?\s\(?c[).:\t]",
                       re.IGNORECASE | re.MULTILINE)
 CREATE = {"draw", "paint", "write", "generate", "create", "design", "compose", "sketch", "render", "illustrate",
-          "imagine", "invent", "obtain", "produce"}
+          "imagine", "invent"}
 BAD_AGREEMENT = re.compile(
     r"\b(is|was|has|does|isn't|wasn't|doesn't)\s+these\b|\b(are|were|have|do|aren't|weren't|don't)\s+this\b|"
     r"\b(a|an|the)\s+(this|these)\b|\bthese\s+(\w+\s+){0,2}?\w+\s+(is|was|has|does)\b|"
-    r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b|\b(on|down|up|across|along)\s+(this|these)\s+(\w+\s+)?places?\b", re.IGNORECASE)
+    r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b|\bon\s+(this|these)\s+(\w+\s+)?places?\b|"
+    r"\b(down|up|across|along)\s+(this|these)\s+(\w+\s+)?places?\s+from\b", re.IGNORECASE)
 STORY_REQUEST = re.compile(r"\b(?:write|continue|tell|compose|create|generate)\b[^.\n?!]{0,60}\b(?:story|stories|chapter"
                            r"|poem|script|screenplay|fanfic\w*|fairy\s*tale|novel|scene|lyrics|song)\b"
                            r"|\b(?:imagine|pretend)\s+(?:you\s+are|you're|that)\b", re.IGNORECASE)
@@ -89,13 +91,13 @@ SENSES = {
     "ring": {"jewellery": r"wedding|engagement|diamond|gold|finger|proposal|propose|married",
              "boxing": r"boxing|boxers?|fight|wrestl\w*|match"},
     "seal": {"animal": r"animals?|ocean|sea|beach|zoo|swim\w*", "stamp": r"wax|stamp|official|document|envelope"},
-    "table": {"furniture": r"sit\w*|seated|dinner|dining|kitchen|wooden|chairs?|restaurants?|eat\w*|picnic|coffee|meals?"
-                           r"|plates?|cloth|furniture|bought|assembl\w*",
+    "table": {"furniture": r"sit|sits|sat|sitting|seated|dinner|dining|kitchen|wooden|chairs?|restaurants?|eat\w*|picnic"
+                           r"|coffee|meals?|plates?|cloth|furniture|bought|assembl\w*",
               "data": r"databases?|sql|columns?|rows?|excel|spreadsheets?|html|mongodb|quer(?:y|ies)|schema|csv|data"
-                      r"|cells?|pandas|class|code|markdown|fields?|records?|joins?|keys?"},
+                      r"|cells?|pandas|code|markdown|fields?|records?|joins?"},
     "station": {"transit": r"trains?|bus|subway|metro|platforms?|underground|railway|transit|commut\w*|tickets?",
-                "broadcast": r"radio|tv|fm|am|listen\w*|music|channels?|broadcast\w*|podcasts?|songs?|hosts?|tune\w*",
-                "fuel": r"gas|petrol|fuel|fill\w*|pumps?"},
+                "broadcast": r"radio|fm|listen\w*|music|channels?|broadcast\w*|podcasts?|songs?|hosts?|tune\w*",
+                "fuel": r"gas|petrol|fuel|fill(?:ing)?\s+up|pumps?"},
     "ball": {"american football": r"football|nfl|fumbl\w*|quarterback|touchdown|kick\w*|tackle\w*|punt\w*",
              "soccer": r"soccer|goal\w*|striker|penalty", "golf": r"golf\w*|putt\w*|tee",
              "tennis": r"tennis|racket|serve", "basketball": r"basketball|dunk\w*|hoop|nba",
@@ -248,6 +250,8 @@ def _to_be_made(doc, chunk_start: int) -> bool:
         return False
     if head.lemma_.lower() in CREATE:
         return True
+    if head.lemma_.lower() in ("obtain", "produce", "get") and chunk.root.lemma_.lower() in MADE_THINGS:
+        return True  # "which prompt gives me ... to obtain a drawing of a dog"
     return head.lemma_.lower() in ("give", "make", "show") and any(
         c.dep_ in ("dative", "iobj") and c.lower_ in ("me", "us") for c in head.children)
 

@@ -76,6 +76,8 @@ def _mention(doc, chunk) -> Mention | None:
     core_start = root.i
     while core_start - 1 >= chunk.start and _is_core(doc[core_start - 1]):
         core_start -= 1
+    while core_start < root.i and doc[core_start].text == "-":
+        core_start += 1  # "a five-star hotel": the hyphen joins a word the core does not hold; refused below
     article = possessive = None
     modifiers = []
     for tok in doc[chunk.start:core_start]:

@@ -394,10 +394,11 @@ def test_a_name_needs_a_picture_of_that_named_thing(tmp_path):
 
 def test_a_name_that_only_describes_another_thing_is_not_shown(tmp_path):
     """Captions that use the name as a modifier ("a Boston terrier", "Florida Marlins hats") are about
-    a dog and hats: "near Boston" gets no variant. A caption about the named place itself does."""
+    a dog and hats, and "York" in "New York" ends another name: no variants. A caption about the
+    named place itself gives one."""
     bank = tmp_path / "bank"
     (bank / "images").mkdir(parents=True)
-    for name in ("dog.png", "bangkok.png", "colosseum.png"):
+    for name in ("dog.png", "bangkok.png", "colosseum.png", "tokyo.png"):
         (bank / "images" / name).write_bytes((BANK / "images" / name).read_bytes())
     (bank / "captions.csv").write_text(
         "image,caption\n"
@@ -406,8 +407,10 @@ def test_a_name_that_only_describes_another_thing_is_not_shown(tmp_path):
         "bangkok.png,Three boys wearing Florida Marlins hats .\n"
         "bangkok.png,Children sporting their Florida Dolphin caps .\n"
         "colosseum.png,Stone arches of the Colosseum in Rome\n"
-        "colosseum.png,The Colosseum at dusk\n")
+        "colosseum.png,The Colosseum at dusk\n"
+        "tokyo.png,A busy street in New York at night .\n"
+        "tokyo.png,Yellow cabs at dusk in New York .\n")
     swapped, _ = swapped_at_any_score(tmp_path, user_says(
         "I live near Boston now and the winters are long.", "I can't wait to get back to Florida this winter.",
-        "I visited the Colosseum last week and loved it."), bank)
+        "I am moving to York next month for work.", "I visited the Colosseum last week and loved it."), bank)
     assert swapped == ["the Colosseum"]

@@ -72,6 +72,9 @@ def test_a_bare_singular_noun_is_a_name_or_an_idiom(text, word, bare):
     # a determiner, a possessive or a number makes them particular; dishes and drinks stand for themselves
     ("I finally washed my old sneakers.", "sneakers", False),
     ("We adopted two dogs last spring.", "dogs", False),
+    ("We saw elephants at the zoo last week.", "elephants", False),  # the object of a past event
+    ("I bought new shoes for my trip.", "shoes", False),
+    ("I have several cameras at home.", "cameras", False),
     ("The dogs next door bark all night.", "dogs", False),
     ("Tacos are my favourite thing to cook.", "Tacos", False),
 ])

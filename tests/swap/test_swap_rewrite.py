@@ -84,6 +84,7 @@ def _mention_refusal(text: str, word: str):
     ("Please draw a cat sitting on a sofa.", "cat", "creation_request"),
     ("which prompt gives a drawing of a dog made of stars in a night sky", "dog", "creation_request"),
     ("which prompt can I use to obtain a drawing of a dog made of stars", "drawing", "creation_request"),
+    ("I obtained a new camera last year and love it.", "camera", None),  # obtaining a thing is no request
     ("Write chapter 1 of a story where a couple on a secluded beach meet a fairy.", "beach", "story_request"),
     ("We offer general repairs, painting, flooring and more.", "painting", "activity"),
     ("What is my little pony about?", "pony", "title"),
@@ -111,7 +112,9 @@ def test_plain_spans_are_not_refused():
     ("I visited this place last week.", False),
     ("a couple on this secluded place meet a fairy", True),
     ("I live down this place from that stadium.", True),  # "down the street": a way, not a place one is at
-    ("We walked across this place to the hotel.", True),
+    ("They live just across this place from us.", True),
+    ("I came across this place last week.", False),  # a phrasal verb reads fine
+    ("I looked up this place online.", False),
     ("We had lunch at this place near the stadium.", False),
 ])
 def test_agreement_of_the_rewrite_is_checked(rewritten, bad):
@@ -235,6 +238,9 @@ def test_a_bar_one_drinks_at_is_no_monkey_bar(sentence, captions, ok):
     ("station", "I found a good local station that I really like.", "a woman waiting at an underground train stop",
      False),
     ("station", "Our train left the station late again.", "people wait on the platform of a train station", True),
+    ("station", "I am at the train station.", "people wait on the platform of a train station", True),  # "am"
+    ("table", "The cat sat on the table by the window.", "a family eats dinner at a wooden table", True),
+    ("table", "I left my keys on the kitchen table.", "a family eats dinner at a wooden table", True),
 ])
 def test_a_word_with_a_data_or_broadcast_sense_needs_the_pictures_sense(word, sentence, captions, ok):
     from builder.swap.safety import word_sense

@@ -19,7 +19,7 @@ from builder.errors import ConfigError
 class Query:
     text: str  # the span that names the thing: "Colosseum"
     sentence: str  # the sentence around it, for context
-    category: str  # place | dish | animal | item | artwork
+    category: str  # place | dish | drink | animal | item | vehicle | artwork
 
 
 @dataclass(frozen=True)
