@@ -21,8 +21,9 @@ import click
                    "this and every later version.")
 @click.option("--allow-missing-abilities", is_flag=True,
               help="Release dialogues even if they lack some of the six abilities' questions.")
-@click.option("--license", "license_id", default="odc-by", show_default=True,
-              help="Licence id for the dataset card (a Hub licence identifier).")
+@click.option("--license", "license_id", default=None,
+              help="Licence id for the dataset card (a Hub licence identifier); default: the licence every "
+                   "source in --sources shares, else other.")
 @click.option("--languages", default="", metavar="CODES",
               help="Release only dialogues in these languages (ISO 639-1, comma-separated, 'und' for unknown), "
                    "as detected in their text; the others are counted in the card's funnel.")

@@ -33,7 +33,7 @@ from builder.release.shards import ShardConfig, batches, question_features, writ
 class ReleaseConfig:
     version: str
     name: str = "mmrc"
-    license: str = "odc-by"
+    license: str | None = None  # None: the licence all listed sources share, else "other"
     allow_missing_abilities: bool = False
     only_annotated: bool = False  # release only dialogues with questions for all six abilities
     languages: tuple[str, ...] = ()  # ISO 639-1 codes to release ("und": unknown); empty: all
@@ -166,6 +166,10 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
                          .len().iter_rows())
     source_rows = sources.source_table(released_from, provenance.ingest_files(chain), listed, config.sources)
     toxicity = provenance.toxicity_backend(chain)
+    images_row = sources.image_row(provenance.image_source(chain), listed, config.sources,
+                                   int(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode()))
+                                       .select(pl.len()).collect().item()))
+    licence = sources.release_licence(config.license, source_rows, images_row, card.LICENSES)
     cleaned = any(m.get("stage") == "clean" for m in chain)
     created = scan.filter(pl.col("variant_of").is_not_null()).select(pl.len()).collect().item()
 
@@ -217,11 +221,11 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
     changelog.write(partial, entry, previous)
 
     languages = sorted(code for code in table["languages"] if code != select.UNDETERMINED)
-    header = card.card_data(config.name, str(version), config.license, languages, configs).to_yaml()
+    header = card.card_data(config.name, str(version), licence["id"], languages, configs).to_yaml()
     text = card.render(config.name, str(version), header, table, steps, provenance.stage_chain(data),
-                       list(configs), config.license, prev_version,
+                       list(configs), licence, prev_version,
                        card.Facts(sources=source_rows, sources_file=listed is not None, toxicity=toxicity,
-                                  cleaned=cleaned), repo_id=config.repo_id)
+                                  cleaned=cleaned, images=images_row), repo_id=config.repo_id)
     files = [f for fs in shard_files.values() for f in fs]
     card.check_card(text, files)
     (partial / layout.CARD).write_text(text)
@@ -238,7 +242,7 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
         "rows": {"in": originals.height, "kept": kept.height, "dropped": originals.height - kept.height,
                  "out": kept.height, "reasons": drops},
         "languages": {"selected": list(config.languages), "detected_differs_from_recorded": relabelled},
-        "sources": source_rows, "toxicity_backend": toxicity,
+        "sources": source_rows, "image_source": images_row, "licence": licence, "toxicity_backend": toxicity,
         "configs": {cfg: {"rows": n, "shards": shard_files[cfg]} for cfg, (_, n, _) in configs.items()},
         "missing_abilities": len(missing), "commit_epoch": epoch, "history": history,
     }

@@ -38,6 +38,7 @@ class Facts:
     sources_file: bool = False  # were licences given (--sources)?
     toxicity: dict | None = None  # provenance.toxicity_backend
     cleaned: bool = False  # is a clean stage in the lineage?
+    images: dict | None = None  # sources.image_row: where the modality-swap pictures came from
 
 
 def size_category(n: int) -> str:
@@ -135,10 +136,34 @@ def _sources(facts: Facts) -> str:
              "—" if r["records"] is None else f"{r['records']} in {r['files']} file(s)",
              f"`{r['licence']}`" if r["licence"] else "**not stated**", r["url"] or "—"] for r in facts.sources]
     table = _table(["source dataset", "dialogues released", "format", "records ingested", "licence", "url"], rows)
+    img = facts.images
+    if img is not None:
+        where = f"the {img['kind']} `{img['name']}`" if img["name"] else "a source the swap stage did not record"
+        licence = f"`{img['licence']}`" if img["licence"] else "**not stated**"
+        url = f" ({img['url']})" if img["url"] else ""
+        table += (f"\n\nThe pictures of the {img['variants']} modality-swap variant(s) come from {where}, "
+                  f"licence {licence}{url}.")
     if facts.sources_file:
         return table
     return (table + "\n\n**The licences of the source datasets were not stated** when this release was built "
             "(`mmrc-build release --sources FILE`); check each source's terms before using the data.")
+
+
+def _no_topic(stats: dict) -> str:
+    n = stats.get("no_topic", 0)
+    if not n or not stats["topics"]:
+        return ""
+    return f"; no topic: {n} (the classifier abstained, or does not read the dialogue's language)"
+
+
+def _licence(licence: dict) -> str:
+    named = ", ".join(f"`{x}`" for x in licence["licences"])
+    why = {"given": "(chosen with `--license` when the release was built).",
+           "shared": "(the licence every listed source carries).",
+           "mixed": f"(`other`: the sources carry different licences, {named}; each applies to its part).",
+           "unstated": "(`other`: **the licences of the sources were not all stated**; check each source's "
+                       "terms before using the data)."}[licence["why"]]
+    return f"Released under `{licence['id']}` {why}"
 
 
 def _toxicity_notice(facts: Facts) -> str:
@@ -181,9 +206,10 @@ def _pipeline(stages: list[dict]) -> str:
 
 
 def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[dict], stages: list[dict],
-           configs: list[str], license_id: str, previous: str | None, facts: Facts | None = None,
+           configs: list[str], licence: dict | str, previous: str | None, facts: Facts | None = None,
            repo_id: str | None = None) -> str:
-    """The whole README.md."""
+    """The whole README.md. ``licence`` is :func:`.sources.release_licence`'s answer (or a bare id)."""
+    licence = {"id": licence, "why": "given", "licences": []} if isinstance(licence, str) else licence
     facts = facts or Facts()
     images = stats["images_per_dialogue"]
     spread = ", ".join(f"{k}: {v}" for k, v in sorted(images["histogram"].items(), key=lambda kv: int(kv[0])))
@@ -245,7 +271,7 @@ Questions per ability and format (MMRC Table 2):
 ![turn lengths](figures/turn_lengths.png)
 ![topics](figures/topics.png)
 
-Topics: {", ".join(f"{t} {n}" for t, n in stats["topics"].items()) or "not classified"}.
+Topics: {", ".join(f"{t} {n}" for t, n in stats["topics"].items()) or "not classified"}{_no_topic(stats)}.
 
 ## Pipeline: models and thresholds
 
@@ -253,9 +279,10 @@ Topics: {", ".join(f"{t} {n}" for t, n in stats["topics"].items()) or "not class
 
 ## Licence
 
-Released under `{license_id}`. The conversations come from public chat-log datasets; their terms
-(and the terms of the models that wrote the assistant turns) still apply to the text and images.
-Use for research and evaluation; do not use it to identify or contact people.
+{_licence(licence)} The dialogues come from the source datasets listed above (and the pictures
+of swap variants from the image source named there); their terms, and the terms of the models that
+wrote the assistant turns, still apply to the text and images. Use for research and evaluation; do
+not use it to identify or contact people.
 
 ## Ethics and takedown
 

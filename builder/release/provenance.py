@@ -61,6 +61,22 @@ def toxicity_backend(chain: list[dict]) -> dict | None:
     return {"name": name, "version": model.get("version"), "lexicon": name == "lexicon"}
 
 
+IMAGE_SOURCES = {"image-bank": "image bank", "text-to-image": "text-to-image model"}
+
+
+def image_source(chain: list[dict]) -> dict | None:
+    """Where the swap stage's pictures came from: ``{kind, name}`` (the bank folder's or the
+    pipeline folder's name); ``{kind: None, name: None}`` when a swap stage recorded none; None when
+    the lineage has no swap stage."""
+    swap = next((m for m in reversed(chain) if m.get("stage") == "swap"), None)
+    if swap is None:
+        return None
+    entry = next((m for m in swap.get("models") or [] if isinstance(m, dict) and m.get("name") in IMAGE_SOURCES), None)
+    if entry is None:
+        return {"kind": None, "name": None}
+    return {"kind": IMAGE_SOURCES[entry["name"]], "name": str(entry.get("version") or "")}
+
+
 def ingest_files(chain: list[dict]) -> list[dict]:
     """What ingest read: ``[{file, format, records, quarantined}]`` (paths relative to its raw folder)."""
     ingest = next((m for m in chain if m.get("stage") == "ingest"), None)

@@ -11,7 +11,12 @@ sources file the user fills in (YAML or JSON)::
       licence: odc-by
 
 With a sources file, every released dataset needs an entry with a licence; a missing one is
-an error that names it, never a card that guesses.
+an error that names it, never a card that guesses. So does the image source of the swap stage
+(its image bank's folder name, or the text-to-image pipeline's folder name): its pictures are
+released in the ``modality_swap`` config.
+
+The release's own licence is the one given with ``--license``; without it, the licence that every
+listed source shares, else ``other`` (mixed or unstated licences; the card says which).
 """
 
 from __future__ import annotations
@@ -97,3 +102,28 @@ def source_table(released: dict[str, int], ingested: list[dict], listed: dict[st
                      "formats": sorted(info["formats"]) if info else [],
                      "licence": meta.get("licence"), "url": meta.get("url")})
     return rows
+
+
+def image_row(source: dict | None, listed: dict[str, dict] | None, sources_file: str | None,
+              variants: int) -> dict | None:
+    """The swap stage's picture source as the card lists it (None: no swap stage or no variant released)."""
+    if source is None or variants == 0:
+        return None
+    name = source.get("name")
+    meta = (listed or {}).get(name or "", {})
+    if listed is not None and name and not meta:
+        raise ValidationError(f"sources file {sources_file}: no entry for the swap stage's {source['kind']} {name!r} "
+                              f"({variants} variant(s) released with its pictures); add `name: {name}` and its `licence`")
+    return {"kind": source.get("kind"), "name": name, "variants": variants,
+            "licence": meta.get("licence"), "url": meta.get("url")}
+
+
+def release_licence(given: str | None, rows: list[dict], images: dict | None, known: tuple[str, ...]) -> dict:
+    """``{id, why, licences}``: the card's licence id and how it was chosen."""
+    licences = sorted({r["licence"] for r in [*rows, *([images] if images else [])] if r.get("licence")})
+    unstated = any(not r.get("licence") for r in [*rows, *([images] if images else [])])
+    if given:
+        return {"id": given, "why": "given", "licences": licences}
+    if len(licences) == 1 and not unstated and licences[0] in known:
+        return {"id": licences[0], "why": "shared", "licences": licences}
+    return {"id": "other", "why": "unstated" if unstated or not licences else "mixed", "licences": licences}

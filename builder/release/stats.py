@@ -76,6 +76,7 @@ def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> d
         "avg_words_per_turn": by_role,
         "word_rule": WORD_RULE,
         "topics": topics,
+        "no_topic": dialogues.filter(pl.col("topic").is_null()).height,
         "topic_groups": dict(sorted(dialogues.group_by("topic_group").len().drop_nulls("topic_group").iter_rows())),
         "languages": dict(sorted(dialogues.group_by(pl.col("language").fill_null(UNDETERMINED)).len().iter_rows())),
     }

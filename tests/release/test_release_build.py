@@ -61,7 +61,7 @@ def test_card_yaml_validates_and_files_are_listed(built):
 
     path, rows, _ = built
     card = DatasetCard.load(path / "README.md")
-    assert card.data.license == "odc-by" and card.data.size_categories == ["n<1K"]
+    assert card.data.license == "other" and card.data.size_categories == ["n<1K"]  # no sources file, no --license
     assert [c["config_name"] for c in card.data.configs] == ["default", "questions"]
     check_card((path / "README.md").read_text(), ["data/default/test-00000-of-00001.parquet",
                                                   "data/questions/test-00000-of-00001.parquet"])

@@ -140,6 +140,17 @@ def test_card_lists_sources_toxicity_backend_images_and_variants(tmp_path, linea
     assert swap["variants_added"] == 2 and stats["modality_swap_variants"] == 1
     assert "The swap stage added 2 modality-swap variant(s) beside them; 1 (those whose original is released)" in text
     assert "| modality-swap variants (in `modality_swap`) | 1 |" in text
+    assert ("The pictures of the 1 modality-swap variant(s) come from a source the swap stage did not record, "
+            "licence **not stated**.") in text
+    assert stats["no_topic"] == 0 and "no topic" not in text
+
+
+def test_dialogues_without_a_topic_are_counted():
+    from builder.release.card import _no_topic
+
+    assert _no_topic({"topics": {"House": 76}, "no_topic": 7}) == (
+        "; no topic: 7 (the classifier abstained, or does not read the dialogue's language)")
+    assert _no_topic({"topics": {}, "no_topic": 83}) == ""  # "not classified" says it
 
 
 def test_sources_file_gives_the_licences(tmp_path, lineage):
@@ -155,6 +166,48 @@ def test_sources_file_gives_the_licences(tmp_path, lineage):
     assert [s["licence"] for s in stats["sources"]] == ["cc-by-4.0"] * 3
     manifest = json.loads((path / "manifest.json").read_text())
     assert manifest["inputs"]["sources"]["file"] == "sources.yaml"
+
+
+def test_the_release_licence_follows_the_sources(tmp_path, lineage):
+    data, q = lineage
+    extend_manifest(data, models=[{"name": "image-bank", "version": "bank", "files": {}, "images": 3}])
+    sources = tmp_path / "sources.yaml"
+    sources.write_text("".join(f"- name: {lang}-logs\n  licence: {'mit' if lang == 'zh' else 'cc-by-4.0'}\n"
+                               for lang in TEXTS) + "- name: bank\n  licence: cc-by-4.0\n")
+    assert release(tmp_path, data, q, "--sources", str(sources), "--languages", "en,ru").exit_code == 0
+    card, _, path = card_of(tmp_path)
+    assert card.data.license == "cc-by-4.0"  # the one licence every released source carries
+    assert "Released under `cc-by-4.0` (the licence every listed source carries)." in card.text
+    assert json.loads((path / "manifest.json").read_text())["licence"]["why"] == "shared"
+    assert release(tmp_path, data, q, "--sources", str(sources), version="0.2.0").exit_code == 0
+    card, _, _ = card_of(tmp_path, "0.2.0")
+    assert card.data.license == "other"
+    assert "(`other`: the sources carry different licences, `cc-by-4.0`, `mit`; each applies to its part)" in card.text
+    assert release(tmp_path, data, q, "--license", "odc-by", version="0.3.0").exit_code == 0
+    card, _, _ = card_of(tmp_path, "0.3.0")
+    assert card.data.license == "odc-by" and "(chosen with `--license`" in card.text
+    assert release(tmp_path, data, q, version="0.4.0").exit_code == 0  # no sources file: nothing to follow
+    card, _, _ = card_of(tmp_path, "0.4.0")
+    assert card.data.license == "other" and "**the licences of the sources were not all stated**" in card.text
+    assert "public chat-log datasets" not in card.text
+
+
+def test_the_swap_pictures_source_and_licence_are_on_the_card(tmp_path, lineage):
+    data, q = lineage
+    extend_manifest(data, models=[{"name": "image-bank", "version": "street_photos", "files": {}, "images": 3}])
+    sources = tmp_path / "sources.yaml"
+    logs = "".join(f"- name: {lang}-logs\n  licence: cc-by-4.0\n" for lang in TEXTS)
+    sources.write_text(logs)
+    result = release(tmp_path, data, q, "--sources", str(sources))
+    assert result.exit_code == 6 and "no entry for the swap stage's image bank 'street_photos'" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    sources.write_text(logs + "- name: street_photos\n  url: https://example.org/photos\n  licence: cc-by-nc-4.0\n")
+    assert release(tmp_path, data, q, "--sources", str(sources)).exit_code == 0
+    card, _, path = card_of(tmp_path)
+    assert ("The pictures of the 2 modality-swap variant(s) come from the image bank `street_photos`, licence "
+            "`cc-by-nc-4.0` (https://example.org/photos).") in card.text
+    assert card.data.license == "other"  # the photos' licence differs from the logs'
+    assert json.loads((path / "manifest.json").read_text())["image_source"]["licence"] == "cc-by-nc-4.0"
 
 
 def test_sources_file_errors_are_one_line(tmp_path, lineage):
