@@ -6,7 +6,8 @@ abstention threshold (chosen on held-out folds at training, classifiers/topic/ca
 ``--abstain-below`` overrides, 0 turns it off) gets ``topic = null`` and the ledger reason
 ``low_confidence`` instead of a forced label; the scores stay, so a later threshold change
 needs no rescoring. A dialogue in a language the embedder was not made for (clean's
-``language``; the model's ``languages``, English for MPNet/MiniLM) gets
+``language``; read from the text with the tool's one identifier, :mod:`builder.language`, when
+no earlier stage recorded one; the model's ``languages``, English for MPNet/MiniLM) gets
 ``language_unsupported``, never a guess.
 
 Ledger reasons (decision ``kept``: classification adds fields, it never drops):
@@ -64,8 +65,19 @@ def make_config(model: Path, embedder: str | None = None, abstain_below: float |
 ENGLISH_ONLY = ("en",)
 
 
-def _languages(df: pl.DataFrame) -> list[str | None]:
-    return df["language"].to_list() if "language" in df.columns else [None] * df.height
+def _languages(df: pl.DataFrame) -> tuple[list[str | None], list[bool]]:
+    """Each dialogue's language, and whether it was read from the text here (no stage had recorded one:
+    classify run straight on ingested logs)."""
+    from builder import language
+
+    recorded = df["language"].to_list() if "language" in df.columns else [None] * df.height
+    missing = [i for i, code in enumerate(recorded) if not code]
+    found = language.detect_many([language.dialogue_text(df["turns"][i].to_list() if df["turns"][i] is not None
+                                                         else []) for i in missing]) if missing else []
+    out, detected = list(recorded), [False] * df.height
+    for i, code in zip(missing, found):
+        out[i], detected[i] = code, code is not None
+    return out, detected
 
 
 class ClassifyStage:
@@ -116,7 +128,8 @@ class ClassifyStage:
         topics, groups, rows, counts = [], [], [], {}
         threshold = self.config.abstain_below if self.config.abstain_below is not None else calibration.get("threshold")
         languages = set(self._model_config.get("languages") or ENGLISH_ONLY)
-        for i, (dialogue_id, language) in enumerate(zip(df["dialogue_id"].to_list(), _languages(df))):
+        codes, detected = _languages(df)
+        for i, (dialogue_id, language) in enumerate(zip(df["dialogue_id"].to_list(), codes)):
             best = int(scores[i].argmax())
             score = float(scores[i][best])
             detail = {"best": TOPICS[best], "score": round(score, 4), "chunks": embedded.chunks[i],
@@ -127,6 +140,8 @@ class ClassifyStage:
                 # the embedder was not made for this language: no confident guess
                 topic, reason = None, "language_unsupported"
                 detail["language"] = language
+                if detected[i]:
+                    detail["language_read_from_text"] = True
             elif threshold is not None and score < threshold:
                 topic, reason = None, "low_confidence"
                 detail["threshold"] = threshold

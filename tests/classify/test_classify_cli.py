@@ -213,6 +213,15 @@ def test_other_languages_get_an_explicit_outcome_and_the_model_abstains_by_defau
     assert reasons[rows[1]["dialogue_id"]] in ("classified", "low_confidence")
     df = scan_dialogues(tmp_path / "out").collect()
     assert df.filter(pl.col("language") == "de")["topic"].to_list() == [None]
+    # straight from ingest, with no language recorded: classify reads it from the text
+    make_stage_folder(tmp_path / "ingested", [{**r, "topic": None, "language": None} for r in rows], stage="ingest")
+    result = invoke("classify", "predict", tmp_path / "ingested", "-o", tmp_path / "out2", "--model", root / "model")
+    assert result.exit_code == 0, result.output
+    ledger = read_ledger(tmp_path / "out2").filter(pl.col("stage") == "classify")
+    by_id = {r["dialogue_id"]: r for r in ledger.to_dicts()}
+    assert by_id[rows[0]["dialogue_id"]]["reason"] == "language_unsupported"
+    assert json.loads(by_id[rows[0]["dialogue_id"]]["detail"])["language_read_from_text"] is True
+    assert by_id[rows[1]["dialogue_id"]]["reason"] in ("classified", "low_confidence")
 
 
 def test_also_trains_on_another_folder_with_its_own_topics(trained, tmp_path):
