@@ -54,7 +54,12 @@ EXERCISE = re.compile(r"_{3,}|\.\.\.\s*\(|\(\s*\)|\bfill in the blanks?\b|\bcomp
                       re.IGNORECASE | re.MULTILINE)
 CREATE = {"draw", "paint", "write", "generate", "create", "design", "compose", "sketch", "render", "illustrate",
           "imagine", "invent"}
+_DEICTIC_NOUN = r"(?:items?|places?|dish(?:es)?|drinks?|animals?|artworks?|vehicles?)(?:\s+of\s+(?:mine|ours|yours|his|hers|theirs))?"
+_S_VERBS = r"(?:costs|looks|seems|needs|makes|works|gets|goes|comes|keeps|takes|feels|tastes|smells|belongs|runs|lives)"
 BAD_AGREEMENT = re.compile(
+    r"\b(what|where|who|how|here|there|that|it)'s\s+these\b|"
+    rf"\bthis\s+(?:\w+\s+)?{_DEICTIC_NOUN}\s+(?:have|do|don't|haven't)\b|"
+    rf"\bthese\s+(?:\w+\s+)?{_DEICTIC_NOUN}\s+{_S_VERBS}\b|"
     r"\b(is|was|has|does|isn't|wasn't|doesn't)\s+these\b|\b(are|were|have|do|aren't|weren't|don't)\s+this\b|"
     r"\b(a|an|the)\s+(this|these)\b|\bthese\s+(\w+\s+){0,2}?\w+\s+(is|was|has|does)\b|"
     r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b|\bon\s+(this|these)\s+(\w+\s+)?places?\b|"

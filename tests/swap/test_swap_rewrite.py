@@ -111,7 +111,12 @@ def test_plain_spans_are_not_refused():
     ("These dishes are my favourite thing to cook.", False),
     ("I visited this place last week.", False),
     ("a couple on this secluded place meet a fairy", True),
-    ("I live down this place from that stadium.", True),  # "down the street": a way, not a place one is at
+    ("I live down this place from that stadium.", True),
+    ("What's these items for?", True),
+    ("These items costs too much.", True),
+    ("This place have great food.", True),
+    ("This place I have visited twice.", False),  # "have" agrees with "I"
+    ("These new items look great.", False),  # "down the street": a way, not a place one is at
     ("They live just across this place from us.", True),
     ("I came across this place last week.", False),  # a phrasal verb reads fine
     ("I looked up this place online.", False),
