@@ -72,7 +72,9 @@ def train_command(data_dir: Path, labels_path: Path | None, out_dir: Path, confi
     calibration = cv[config.method]["calibration"]
     model.extra["calibration"] = {k: calibration[k] for k in ("temperature", "threshold", "target_accuracy",
                                                               "target_met", "coverage", "accuracy_kept")}
-    log(f"calibration: temperature {calibration['temperature']}, abstain below {calibration['threshold']} "
+    log(f"calibration: temperature {calibration['temperature']} (expected calibration error out of fold "
+        f"{calibration['ece']['uncalibrated']} -> {calibration['ece']['calibrated']}), "
+        f"abstain below {calibration['threshold']} "
         f"(out of fold: {calibration['coverage']:.0%} kept at {calibration['accuracy_kept']:.1%} accuracy; "
         f"target {calibration['target_accuracy']:.0%}{'' if calibration['target_met'] else ' NOT reached'})")
     fit_s = time.perf_counter() - t0

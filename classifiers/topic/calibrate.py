@@ -11,7 +11,11 @@ it (out of fold). On those:
   with the best accuracy at ≥ 50% coverage is taken and the report says the target was not
   reached.
 * **curve**: coverage and accuracy at thresholds 0.0, 0.05, …, 0.95 — the trade-off a user
-  moves along with ``--abstain-below``.
+  moves along with ``--abstain-below``;
+* **how well calibrated**: the expected calibration error (ECE: the mean gap between top
+  probability and accuracy over 10 equal-width confidence bins, weighted by their size) before
+  and after the temperature, and the reliability table of the calibrated probabilities (per bin:
+  dialogues, mean confidence, accuracy).
 """
 
 from __future__ import annotations
@@ -35,6 +39,30 @@ def apply_temperature(probs: np.ndarray, temperature: float) -> np.ndarray:
 
 def _nll(probs: np.ndarray, y: np.ndarray) -> float:
     return float(-np.log(np.clip(probs[np.arange(len(y)), y], 1e-12, 1.0)).mean())
+
+
+RELIABILITY_BINS = 10
+
+
+def reliability(top: np.ndarray, correct: np.ndarray, bins: int = RELIABILITY_BINS) -> list[dict]:
+    """Per equal-width confidence bin (the last one includes 1.0): dialogues, mean top probability, accuracy."""
+    which = np.minimum((np.asarray(top, dtype=np.float64) * bins).astype(int), bins - 1)
+    out = []
+    for b in range(bins):
+        inside = which == b
+        n = int(inside.sum())
+        out.append({"bin": [round(b / bins, 2), round((b + 1) / bins, 2)], "n": n,
+                    "confidence": round(float(top[inside].mean()), 4) if n else None,
+                    "accuracy": round(float(correct[inside].mean()), 4) if n else None})
+    return out
+
+
+def ece(top: np.ndarray, correct: np.ndarray, bins: int = RELIABILITY_BINS) -> float:
+    """Expected calibration error: sum over bins of (share of dialogues) x |accuracy - mean confidence|."""
+    table = reliability(top, correct, bins)
+    total = sum(row["n"] for row in table)
+    return round(sum(row["n"] / total * abs(row["accuracy"] - row["confidence"]) for row in table if row["n"]), 4) \
+        if total else 0.0
 
 
 def curve(top: np.ndarray, correct: np.ndarray) -> list[dict]:
@@ -73,4 +101,7 @@ def calibrate(y: np.ndarray, oof: np.ndarray, target_accuracy: float = TARGET_AC
             "accuracy_all": round(float(correct.mean()), 4),
             "nll": {"uncalibrated": round(_nll(np.asarray(oof, dtype=np.float64), y), 4),
                     "calibrated": round(_nll(calibrated, y), 4)},
+            "ece": {"uncalibrated": ece(np.asarray(oof).max(axis=1), np.asarray(oof).argmax(axis=1) == y),
+                    "calibrated": ece(top, correct)},
+            "reliability": reliability(top, correct),
             "curve": curve(top, correct)}

@@ -27,6 +27,10 @@ def test_overconfident_heads_are_softened_and_the_threshold_meets_the_target():
     assert report["temperature"] > 1.0 and report["nll"]["calibrated"] < report["nll"]["uncalibrated"]
     assert report["target_met"] and report["accuracy_kept"] >= 0.9 and 0 < report["coverage"] < 1
     assert report["accuracy_all"] < 0.75
+    assert report["ece"]["calibrated"] < report["ece"]["uncalibrated"]  # softening closes the gap
+    table = report["reliability"]
+    assert len(table) == 10 and sum(row["n"] for row in table) == len(y)
+    assert all(row["bin"][0] <= row["confidence"] <= row["bin"][1] for row in table if row["n"])
     curve = report["curve"]
     assert curve[0]["threshold"] == 0.0 and curve[0]["coverage"] == 1.0
     assert all(a["coverage"] >= b["coverage"] for a, b in zip(curve, curve[1:]))
@@ -37,6 +41,15 @@ def test_an_unreachable_target_is_said_not_hidden():
     y = np.random.default_rng(1).integers(0, 3, len(probs))  # labels the head knows nothing about
     report = calibrate(y, probs, target_accuracy=0.9)
     assert report["target_met"] is False and report["coverage"] >= 0.5
+
+
+def test_a_perfectly_calibrated_head_has_no_calibration_error():
+    from classifiers.topic.calibrate import ece
+
+    top = np.array([0.95] * 20 + [0.55] * 20)
+    correct = np.array([True] * 19 + [False] + [True] * 11 + [False] * 9)  # 95% and 55% right
+    assert ece(top, correct) == 0.0
+    assert ece(top, ~correct) > 0.4
 
 
 def test_temperature_keeps_the_argmax_and_rows_sum_to_one():
