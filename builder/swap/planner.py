@@ -36,6 +36,9 @@ from builder.swap.spans import Candidate, categorise, categorise_by_similarity, 
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
 
 PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language")
+# Views of a place a place name may describe and still be shown ("the Tokyo skyline", "Prague's old town")
+SCENES = frozenset("""skyline street streets crossing harbor harbour waterfront canal canals bridge river old town
+rooftops roofs view views panorama square market beach coast bay""".split())
 MODIFIER_DEPS = frozenset({"compound", "amod", "nmod", "poss"})  # "Boston" in "a Boston terrier", "Boston's harbor"
 LANGUAGES = ("en",)  # the rewrite rules, lexicon and spaCy parser are English
 
@@ -226,6 +229,8 @@ def _names_itself(span) -> bool:
     name ("York" in "new york"), or when a one-word name is a common noun there ("Bears" the team,
     "bears" the animals)."""
     head = span[-1]
+    if head.dep_ in MODIFIER_DEPS and head.head.lemma_.lower() in SCENES:
+        return True  # "the Tokyo skyline", "a Lisbon street": a photo of the place's own scene
     if head.dep_ in MODIFIER_DEPS or any(c.dep_ == "compound" and c.i < span.start for c in head.children):
         return False
     return len(span) > 1 or head.pos_ == "PROPN"

@@ -58,3 +58,22 @@ class _NoEmbedder:
         import numpy as np
 
         return np.ones((len(texts), 4), dtype=np.float32) / 2
+
+
+def test_a_caption_is_about_a_name_when_it_heads_its_phrase_or_names_its_scene():
+    from builder.models import SPACY_PACKAGE
+    from builder.nlp import load_spacy
+    from builder.swap.planner import _names_itself
+
+    nlp = load_spacy(SPACY_PACKAGE)
+
+    def about(caption: str, name: str) -> bool:
+        doc = nlp(caption)
+        start = caption.index(name)
+        return _names_itself(doc.char_span(start, start + len(name), alignment_mode="expand"))
+
+    assert about("Stone arches of the Colosseum in Rome", "Colosseum")
+    assert about("The Tokyo skyline at night", "Tokyo")  # a view of the place is the place
+    assert not about("A Boston terrier is running in the grass .", "Boston")
+    assert not about("Three boys wearing Florida Marlins hats .", "Florida")
+    assert not about("A busy street in New York at night .", "York")
