@@ -72,8 +72,8 @@ def _languages(df: pl.DataFrame) -> tuple[list[str | None], list[bool]]:
 
     recorded = df["language"].to_list() if "language" in df.columns else [None] * df.height
     missing = [i for i, code in enumerate(recorded) if not code]
-    found = language.detect_many([language.dialogue_text(df["turns"][i].to_list() if df["turns"][i] is not None
-                                                         else []) for i in missing]) if missing else []
+    turns = df["turns"].to_list() if missing else []
+    found = language.detect_many([language.dialogue_text(turns[i] or []) for i in missing]) if missing else []
     out, detected = list(recorded), [False] * df.height
     for i, code in zip(missing, found):
         out[i], detected[i] = code, code is not None

@@ -166,9 +166,7 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
                          .len().iter_rows())
     source_rows = sources.source_table(released_from, provenance.ingest_files(chain), listed, config.sources)
     toxicity = provenance.toxicity_backend(chain)
-    images_row = sources.image_row(provenance.image_source(chain), listed, config.sources,
-                                   int(scan.filter(pl.col("variant_of").is_in(kept["dialogue_id"].implode()))
-                                       .select(pl.len()).collect().item()))
+    images_row = sources.image_row(provenance.image_source(chain), listed, config.sources, variants.height)
     licence = sources.release_licence(config.license, source_rows, images_row, card.LICENSES)
     cleaned = any(m.get("stage") == "clean" for m in chain)
     created = scan.filter(pl.col("variant_of").is_not_null()).select(pl.len()).collect().item()

@@ -206,10 +206,9 @@ def _pipeline(stages: list[dict]) -> str:
 
 
 def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[dict], stages: list[dict],
-           configs: list[str], licence: dict | str, previous: str | None, facts: Facts | None = None,
+           configs: list[str], licence: dict, previous: str | None, facts: Facts | None = None,
            repo_id: str | None = None) -> str:
-    """The whole README.md. ``licence`` is :func:`.sources.release_licence`'s answer (or a bare id)."""
-    licence = {"id": licence, "why": "given", "licences": []} if isinstance(licence, str) else licence
+    """The whole README.md. ``licence`` is :func:`.sources.release_licence`'s answer."""
     facts = facts or Facts()
     images = stats["images_per_dialogue"]
     spread = ", ".join(f"{k}: {v}" for k, v in sorted(images["histogram"].items(), key=lambda kv: int(kv[0])))

@@ -120,8 +120,9 @@ def image_row(source: dict | None, listed: dict[str, dict] | None, sources_file:
 
 def release_licence(given: str | None, rows: list[dict], images: dict | None, known: tuple[str, ...]) -> dict:
     """``{id, why, licences}``: the card's licence id and how it was chosen."""
-    licences = sorted({r["licence"] for r in [*rows, *([images] if images else [])] if r.get("licence")})
-    unstated = any(not r.get("licence") for r in [*rows, *([images] if images else [])])
+    listed = [*rows, images] if images else rows
+    licences = sorted({r["licence"] for r in listed if r.get("licence")})
+    unstated = any(not r.get("licence") for r in listed)
     if given:
         return {"id": given, "why": "given", "licences": licences}
     if len(licences) == 1 and not unstated and licences[0] in known:

@@ -32,6 +32,7 @@ from builder.swap.rewrite import other_referent, rewrite
 from builder.swap.names import bare_noun, titled_elsewhere
 from builder.swap.safety import grammar_refusal, word_sense
 from builder.swap.sources import Query
+from builder.swap.sources.bank import word_pattern
 from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
 
@@ -173,7 +174,7 @@ class Planner:
         if lines is None:
             return True
         if (key, name) not in self._shown:
-            pattern = re.compile(rf"(?<!\w){re.escape(name)}(?:s|es)?(?!\w)", re.I)
+            pattern = word_pattern({name}, re.I)
             captions = lines(key)
             about = 0
             for doc in self.nlp.pipe([line for line in captions if pattern.search(line)]):

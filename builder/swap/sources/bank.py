@@ -39,6 +39,11 @@ SYNONYMS = {"tv": ("television",), "television": ("tv",), "bike": ("bicycle",), 
             "couch": ("sofa",), "ocean": ("sea",), "sea": ("ocean",), "pup": ("dog",)}
 
 
+def word_pattern(words: set[str], flags: int = 0) -> re.Pattern:
+    """Any of ``words`` as a whole word, plural endings allowed ("bike", "bikes", "boxes")."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in sorted(words)) + r")(?:s|es)?(?!\w)", flags)
+
+
 class ImageBank:
     name = "bank"
     thresholded = True
@@ -150,11 +155,10 @@ class ImageBank:
     def caption_text(self, key: str) -> str:
         """All captions of image ``key``, lower-cased, one per line."""
         if not hasattr(self, "_caption_text"):
-            joined: dict[str, list[str]] = {}
-            for caption, i in zip(self.captions, self.caption_image):
-                joined.setdefault(self.images[i], []).append(caption.lower())
-            self._caption_text = {k: "\n".join(v) for k, v in joined.items()}
-        return self._caption_text.get(key, "")
+            self._caption_text = {}
+        if key not in self._caption_text:
+            self._caption_text[key] = "\n".join(line.lower() for line in self.caption_lines(key))
+        return self._caption_text[key]
 
     def caption_lines(self, key: str) -> list[str]:
         """The captions of image ``key`` as written (case kept, for parsing)."""
@@ -176,7 +180,7 @@ class ImageBank:
         wanted |= {syn for w in wanted for syn in SYNONYMS.get(w, ())}
         if not wanted:
             return False
-        pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in sorted(wanted)) + r")(?:s|es)?(?!\w)")
+        pattern = word_pattern(wanted)
         naming = sum(bool(pattern.search(line)) for line in lines)
         return naming >= min(at_least, len(lines))
 
