@@ -1,81 +1,34 @@
-"""The objective metrics of MMRC §4.1 as pure functions, and the parsers they rely on.
+"""The objective metrics of MMRC §4.1 as pure functions, exactly as the paper defines them.
 
-- EP (extraction precision) = |model items ∩ gold_items| / |model items| for one IE answer.
-- IMP (image-management precision) = |hit| / |hit ∪ miss| for one IM answer, where hit are
-  the gold images the answer names and miss are the gold images it leaves out *and* the
-  images it names wrongly: IMP = |P ∩ G| / |P ∪ G| (a model that names every image does not
-  get full marks).
-- RP (refusal precision): share of questions whose refusal behaviour matches should_refuse.
-- mcq / tf: scored by rule (a letter or the one choice named; true/false).
+- **EP** (extraction precision) = |model items ∩ gold items| / |model items| for one IE answer:
+  the share of the items the answer lists that are right (an extra item lowers it).
+- **IMP** (image-management precision) = |hit| / |hit ∪ miss| for one IM answer, where hit are
+  the gold images the answer identifies and miss the gold images it leaves out: the share of
+  the gold images it identifies (hit ∪ miss is the gold set).
+- **RP** (refusal precision) = refused / should-refuse: the share of the questions whose ground
+  truth is a refusal that the model refused (aggregated in ``score.py``).
 
-Items and image numbers come from the answer by the parsers below (``--extract parser``, the
-default, reproducible and judge-free) or from the judge (``--extract judge``).
+Extras beside them, named as such and never in their place: ``imp_jaccard`` = |P ∩ G| / |P ∪ G|
+(a model that names every image loses points), over-refusal (refusals of answerable questions)
+and refusal agreement (refused == should_refuse over all questions).
 
-Normalisation (used to match items): NFKC, casefold, punctuation to spaces, leading
-articles dropped, whitespace collapsed. An answer item matches a gold item when either
-normalised phrase contains the other as whole words (so "a magnetic compass" matches
-"the magnetic compass they use"), or their word sets overlap with F1 >= 0.6.
+Items come from the answer by ``items.split_items`` and images by ``image_answers`` (``--extract
+parser``, the default, reproducible and judge-free) or from the judge (``--extract judge``).
+An answer item matches a gold item when either normalised phrase contains the other as whole
+words (so "a magnetic compass" matches "the magnetic compass they use"), or their content words
+overlap with F1 >= 0.5 covering at least 60% of the gold's.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 
-ARTICLES = {"a", "an", "the"}
-STOPWORDS = ARTICLES | {"and", "or", "of", "in", "on", "at", "to", "for", "with", "they", "it", "he", "she", "we",
-                        "you", "i", "is", "are", "was", "were", "be", "that", "this", "these", "those", "their",
-                        "his", "her", "its", "my", "your", "our", "use", "uses", "used", "some", "small", "big"}
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-            "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
-            "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
-IMAGE_NOUN = r"\b(?:images?|photos?|photographs?|pictures?|pics?|imgs?|screenshots?)"
-_LIST_MARK = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)]|\(?[a-z][.)])\s+", re.IGNORECASE)
-_IMAGE_NUMBERS = re.compile(IMAGE_NOUN + r"\s*(?:no\.?|number|#)?\s*(\d{1,3}(?:\s*(?:,|and|&|or|-|–|to)\s*#?\d{1,3})*)\b(?!\d)",
-                            re.IGNORECASE)
-_ORDINAL_IMAGE = re.compile(r"\b(" + "|".join(ORDINALS) + r"|last|final)\s+(?:\w+\s+)?(?:" + IMAGE_NOUN + r"|one)\b",
-                            re.IGNORECASE)
-
-
-def normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text or "").casefold()
-    text = "".join(" " if unicodedata.category(ch).startswith(("P", "S")) else ch for ch in text)
-    words = text.split()
-    while words and words[0] in ARTICLES:
-        words = words[1:]
-    return " ".join(words)
-
+from builder.eval.items import split_items  # noqa: F401 - the EP parser, re-exported beside its metric
+from builder.eval.text import content_words, normalise
 
 # ---------------------------------------------------------------------------------------------
 # information extraction
 # ---------------------------------------------------------------------------------------------
-
-
-def split_items(answer: str | None) -> list[str]:
-    """The items an answer lists: list lines when it has them, else pieces split at ; , "and" "&".
-
-    Duplicates (after normalisation) count once; empty pieces are dropped.
-    """
-    if not answer or not answer.strip():
-        return []
-    lines = [line for line in answer.splitlines() if line.strip()]
-    marked = [line for line in lines if _LIST_MARK.match(line)]
-    if len(marked) >= 2:
-        pieces = [_LIST_MARK.sub("", line) for line in marked]
-    else:
-        pieces = re.split(r"[;\n]|,|\band\b|&|\bas well as\b", answer, flags=re.IGNORECASE)
-    items, seen = [], set()
-    for piece in pieces:
-        piece = piece.strip(" .:!?\t\"'")
-        key = normalise(piece)
-        if key and key not in seen:
-            seen.add(key)
-            items.append(piece)
-    return items
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in normalise(text).split() if w not in STOPWORDS}
 
 
 def item_matches(item: str, gold: str) -> bool:
@@ -109,31 +62,17 @@ def extraction_precision(model_items: list[str], gold_items: list[str]) -> float
 # ---------------------------------------------------------------------------------------------
 
 
-def image_refs(answer: str | None, n_images: int) -> list[int]:
-    """0-based indices of the images an answer names: "Image 2", "photos 1 and 3", "the second
-    picture", "the last image". Numbers out of range are kept (they are wrong answers)."""
-    if not answer:
-        return []
-    found: set[int] = set()
-    for match in _IMAGE_NUMBERS.finditer(answer):
-        spec = match.group(1)
-        for lo, hi in re.findall(r"(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})", spec):
-            if int(lo) <= int(hi) <= int(lo) + 50:
-                found.update(range(int(lo), int(hi) + 1))
-        found.update(int(n) for n in re.findall(r"\d{1,3}", spec))
-    for match in _ORDINAL_IMAGE.finditer(answer):
-        word = match.group(1).casefold()
-        if word in ("last", "final"):
-            if n_images:
-                found.add(n_images)
-        else:
-            found.add(ORDINALS[word])
-    return sorted(n - 1 for n in found if n >= 1)
+def image_management_precision(identified: list[int], gold: list[int]) -> float | None:
+    """The paper's IMP: |hit| / |hit ∪ miss| = |P ∩ G| / |G|; None without gold images."""
+    gold_set = set(gold)
+    if not gold_set:
+        return None
+    return len(set(identified) & gold_set) / len(gold_set)
 
 
-def image_management_precision(predicted: list[int], gold: list[int]) -> float | None:
-    """|P ∩ G| / |P ∪ G|; None when the question has no gold images."""
-    gold_set, pred_set = set(gold), set(predicted)
+def image_jaccard(identified: list[int], gold: list[int]) -> float | None:
+    """The strict variant (not the paper's): |P ∩ G| / |P ∪ G|; None without gold images."""
+    gold_set, pred_set = set(gold), set(identified)
     if not gold_set:
         return None
     return len(pred_set & gold_set) / len(pred_set | gold_set)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from dataclasses import asdict, dataclass, replace
@@ -24,9 +25,11 @@ from builder.eval import notes as notes_mod
 from builder.eval import prompts, samples as samples_mod, score, source
 from builder.eval.backends import BackendSpec, Group, Reply, Request, make_backend
 from builder.eval.cache import EvalCache, cache_key
+from builder.eval.select import choose_dialogues
 from builder.executors import ExecutorSpec
 from builder.locks import FolderLock
 from builder.progress import Progress
+from builder.records import ABILITIES
 
 RESULTS_FORMAT = "mmrc-eval-results/1"
 CONFIG_ORDER = {"default": 0, "modality_swap": 1}
@@ -48,16 +51,45 @@ class EvalConfig:
     predict_only: bool = False
     rejudge: bool = False
     name: str | None = None  # output slug instead of one derived from the model
+    judge_context: str = "evidence"  # evidence | full: what the judge reads of the conversation
+    sample: int | None = None  # N original dialogues drawn at random (seeded), stratified by topic
+    abilities: tuple[str, ...] | None = None  # only these abilities' questions
 
     def validate(self, judged: bool) -> None:
         if self.extract not in ("parser", "judge"):
             raise ConfigError(f"unknown --extract {self.extract!r}; available: parser, judge")
+        if self.judge_context not in judge_mod.CONTEXTS:
+            raise ConfigError(f"unknown --judge-context {self.judge_context!r}; available: "
+                              + ", ".join(judge_mod.CONTEXTS))
+        if not self.configs:
+            raise ConfigError("--configs is empty; name at least one release config: default, modality_swap")
+        if self.sample is not None and self.sample < 1:
+            raise ConfigError("--sample must be at least 1")
+        if self.sample is not None and self.limit is not None:
+            raise ConfigError("--sample and --limit both choose dialogues; pass one of them")
+        unknown = sorted(set(self.abilities or ()) - set(ABILITIES))
+        if unknown or self.abilities == ():
+            raise ConfigError(f"unknown ability {', '.join(unknown) or '(none given)'} in --abilities; available: "
+                              + ", ".join(ABILITIES))
+        if self.name is not None:
+            check_run_name(self.name)
         if self.extract == "judge" and not judged:
             raise ConfigError("--extract judge needs a judge; use --extract parser with --judge none")
         if self.max_new_tokens < 1:
             raise ConfigError("--max-new-tokens must be at least 1")
         if self.limit is not None and self.limit < 1:
             raise ConfigError("--limit must be at least 1")
+
+
+RUN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._+-]{0,118}[A-Za-z0-9])?")
+
+
+def check_run_name(name: str) -> str:
+    """``--name`` is one folder name under OUT/<release>-<tag>/, never a path."""
+    if not RUN_NAME.fullmatch(name) or ".." in name:
+        raise ConfigError(f"--name {name!r} is not a valid run name: use 1-120 letters, digits, '.', '_', '+' or "
+                          "'-', starting and ending with a letter or digit (it names one folder, never a path)")
+    return name
 
 
 def model_slug(spec: BackendSpec) -> str:
@@ -96,9 +128,10 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
             model_backend = backends.get("model") or make_backend(model)
             judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
             note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
-            rows = _predict(ref, model_backend, note_backend, cache, config, quiet, log, executor, model)
+            conversations: dict[str, list[dict]] = {}  # --judge-context full: each dialogue's text
+            rows = _predict(ref, model_backend, note_backend, cache, config, quiet, log, executor, model, conversations)
             if judge_backend is not None and not config.predict_only:
-                _judge(rows, judge_backend, cache, config, quiet, log)
+                _judge(rows, judge_backend, cache, config, quiet, log, conversations)
             else:
                 for row in rows:
                     row["judge"] = {"status": "not_run"}
@@ -106,7 +139,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
             for row in rows:
                 row["metrics"] = samples_mod.score_sample(row, config.extract)
             boot = {"resamples": config.bootstrap, "seed": config.seed}
-            doc = _results(ref, rows, judged, boot, config, model_backend, judge_backend, note_backend)
+            doc = _results(ref, rows, judged, boot, config, model_backend, judge_backend, note_backend, model)
             manifest = {"stage": "eval", "tool_version": __version__, "release": ref.describe(),
                         "executor": (executor or ExecutorSpec()).describe(),
                         "config": asdict(config), "cache": {"path": str(cache.path), **cache.counts()},
@@ -133,18 +166,8 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
 # ---------------------------------------------------------------------------------------------
 
 
-def _selection(ref: source.ReleaseRef, config: EvalConfig) -> set[str] | None:
-    if config.limit is None:
-        return None
-    import pyarrow.parquet as pq
-
-    originals = sorted(pq.read_table(source.shard_files(ref, "default"), columns=["dialogue_id"])
-                       .column("dialogue_id").to_pylist())[: config.limit]
-    chosen = set(originals)
-    for path in source.shard_files(ref, "modality_swap"):
-        table = pq.read_table(path, columns=["dialogue_id", "variant_of"]).to_pylist()
-        chosen.update(r["dialogue_id"] for r in table if r["variant_of"] in chosen)
-    return chosen
+def wanted_question(question: dict, config: EvalConfig) -> bool:
+    return config.abilities is None or question["ability"] in config.abilities
 
 
 def _count_questions(ref: source.ReleaseRef, config: EvalConfig, only: set[str] | None) -> int:
@@ -155,17 +178,19 @@ def _count_questions(ref: source.ReleaseRef, config: EvalConfig, only: set[str] 
         for path in source.shard_files(ref, cfg):
             for row in pq.read_table(path, columns=["dialogue_id", "questions"]).to_pylist():
                 if only is None or row["dialogue_id"] in only:
-                    total += len(row["questions"] or [])
+                    total += sum(1 for q in row["questions"] or [] if wanted_question(q, config))
     return total
 
 
-def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=None, spec=None) -> list[dict]:
-    only = _selection(ref, config)
+def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=None, spec=None,
+             conversations=None) -> list[dict]:
+    only = choose_dialogues(ref, config.limit, config.sample, config.seed)
     progress = Progress("predict", _count_questions(ref, config, only), "questions", quiet=quiet)
     notetaker = (notes_mod.NoteTaker(note_backend, cache, config.notes_max_new_tokens, config.notes_retries)
                  if note_backend is not None else None)
     rows: list[dict] = []
     pending: dict[str, list[dict]] = {}
+    params = predict_params(config, spec)
 
     def on_reply(key: str, value: dict) -> None:
         if value["status"] != "backend_error":
@@ -185,7 +210,8 @@ def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=Non
             yield chunk
 
     def groups_of(chunk) -> list[Group]:
-        chunk_rows, groups = _build_chunk(chunk, backend.identity(), notetaker, cache, config, pending, progress)
+        chunk_rows, groups = _build_chunk(chunk, backend.identity(), notetaker, cache, config, pending, progress,
+                                          params, conversations)
         rows.extend(chunk_rows)
         return groups
 
@@ -226,15 +252,27 @@ class PredictWorker:
         return replies
 
 
-def _build_chunk(chunk, ident, notetaker, cache, config, pending, progress) -> tuple[list[dict], list[Group]]:
+def predict_params(config: EvalConfig, spec: BackendSpec | None) -> dict:
+    """What besides the prompt decides an answer (part of its cache key): the length cap and the
+    decoding (greedy keeps the key it always had, so earlier caches stay valid)."""
+    generation = spec.generation_params() if spec is not None else {"mode": "greedy"}
+    if generation["mode"] == "greedy":
+        return {"max_new_tokens": config.max_new_tokens, "temperature": 0}
+    return {"max_new_tokens": config.max_new_tokens, "generation": generation}
+
+
+def _build_chunk(chunk, ident, notetaker, cache, config, pending, progress, params,
+                 conversations) -> tuple[list[dict], list[Group]]:
     """Sample rows of a chunk of dialogues and the request groups for what the cache lacks."""
-    notes = notetaker.take([d for d in chunk if d.questions]) if notetaker else {}
-    params = {"max_new_tokens": config.max_new_tokens, "temperature": 0}
+    wanted = {d.dialogue_id: [q for q in d.questions if wanted_question(q, config)] for d in chunk}
+    notes = notetaker.take([d for d in chunk if wanted[d.dialogue_id]]) if notetaker else {}
     rows, groups = [], []
     for dialogue in chunk:
         history = prompts.history_messages(dialogue.turns)
         requests = []
-        for question in dialogue.questions:
+        if config.judge_context == "full" and wanted[dialogue.dialogue_id]:
+            conversations[dialogue.dialogue_id] = samples_mod.evidence_turns(dialogue.turns, range(dialogue.n_turns))
+        for question in wanted[dialogue.dialogue_id]:
             row = samples_mod.new_sample(dialogue, question)
             taken = notes.get(dialogue.dialogue_id)
             row["notes"] = ({k: taken[k] for k in ("status", "failed_steps", "steps", "errors")} | {"notes": taken["notes"]}
@@ -258,7 +296,7 @@ def _build_chunk(chunk, ident, notetaker, cache, config, pending, progress) -> t
     return rows, groups
 
 
-def _judge(rows, backend, cache, config, quiet, log) -> None:
+def _judge(rows, backend, cache, config, quiet, log, conversations=None) -> None:
     ident = backend.identity()
     todo = [r for r in rows if r["prediction"]["status"] == "ok"]
     progress = Progress("judge", len(todo), "answers", quiet=quiet)
@@ -268,8 +306,10 @@ def _judge(rows, backend, cache, config, quiet, log) -> None:
         if row["prediction"]["status"] != "ok":
             row["judge"] = {"status": "skipped", "reason": f"prediction {row['prediction']['status']}"}
             continue
+        conversation = (conversations or {}).get(row["dialogue_id"]) if config.judge_context == "full" else None
+        messages = judge_mod.judge_messages(row, config.extract, config.judge_context, conversation)
         key = cache_key(kind="judge", judge=ident, version=judge_mod.JUDGE_PROMPT_VERSION, extract=config.extract,
-                        max_new_tokens=config.judge_max_new_tokens,
+                        max_new_tokens=config.judge_max_new_tokens, prompt=prompts.prompt_hash(messages),
                         ability=row["ability"],
                         question=io.sha256_json([row["format"], row["question"], row["choices"]]),
                         gold=io.sha256_json([row["gold_answer"], row["gold_items"], row["gold_images"],
@@ -283,8 +323,7 @@ def _judge(rows, backend, cache, config, quiet, log) -> None:
             pending[key].append(row)
         else:
             pending[key] = [row]
-            groups.append(Group([Request(key, judge_mod.judge_messages(row, config.extract),
-                                         config.judge_max_new_tokens)]))
+            groups.append(Group([Request(key, messages, config.judge_max_new_tokens)]))
 
     def on_reply(request: Request, reply: Reply) -> None:
         first = pending[request.key][0]
@@ -311,7 +350,7 @@ def _judge(rows, backend, cache, config, quiet, log) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note_backend) -> dict:
+def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note_backend, spec) -> dict:
     fingerprint = model_backend.fingerprint()
     doc = {
         "format": RESULTS_FORMAT,
@@ -320,10 +359,14 @@ def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note
         "judge": judge_backend.fingerprint() if judged else None,
         "notetaker": note_backend.fingerprint() if note_backend else None,
         "prompt_versions": {"question": prompts.PROMPT_VERSION, "judge": judge_mod.JUDGE_PROMPT_VERSION,
+                            "judge_sha256": judge_mod.prompt_sha256() if judged else None,
+                            "judge_context": config.judge_context if judged else None,
                             "notes": notes_mod.NOTES_PROMPT_VERSION if note_backend else None},
-        "generation": {"decoding": "greedy", "temperature": 0, "max_new_tokens": config.max_new_tokens,
+        "generation": {**spec.generation_params(), "max_new_tokens": config.max_new_tokens,
+                       "judge": "greedy" if judged else None,
                        "judge_max_new_tokens": config.judge_max_new_tokens if judged else None,
                        "notes_max_new_tokens": config.notes_max_new_tokens if note_backend else None},
+        "definitions": score.DEFINITIONS,
         "extract": config.extract,
         "notes": bool(note_backend),
         "config": {k: v for k, v in asdict(config).items() if k not in ("rejudge",)},

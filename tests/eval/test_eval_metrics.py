@@ -5,51 +5,29 @@ from __future__ import annotations
 import pytest
 
 from builder.eval import judge, metrics, stats
+from builder.eval.image_answers import identified_images
 from classifiers.refusal import is_refusal
 
 
-# -- EP ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("answer, gold, expected", [
-    ("roses, tulips and a lemon tree", ["roses", "tulips", "lemon tree"], 1.0),
-    ("- roses\n- tulips\n- an oak\n- a lemon tree", ["roses", "tulips", "lemon tree"], 0.75),
-    ("Roses; daisies", ["roses", "tulips"], 0.5),
-    ("The two aids are a time-compensated sun compass and a magnetic compass.",
-     ["a time-compensated sun compass", "a magnetic compass"], 1.0),
-    ("roses, roses, Roses.", ["roses", "tulips"], 1.0),  # one item said three times is one item
-    ("", ["roses"], 0.0),  # nothing extracted: precision 0, not undefined
-    ("sunflowers", ["roses"], 0.0),
+# -- IMP: the paper's |hit| / |hit ∪ miss| (= identified gold / gold) and the strict Jaccard beside it -----
+@pytest.mark.parametrize("answer, n, gold, paper, jaccard", [
+    ("Image 2 shows the garden.", 3, [1], 1.0, 1.0),
+    ("The second photo.", 3, [1], 1.0, 1.0),
+    ("Images 1 and 2.", 3, [1], 1.0, 0.5),  # the gold image is hit; the extra one costs only under Jaccard
+    ("Photos 1-3", 3, [0, 2], 1.0, 2 / 3),
+    ("Image 1", 3, [0, 2], 0.5, 0.5),  # one of two gold images: hit 1, miss 1
+    ("the last picture", 4, [3], 1.0, 1.0),
+    ("I am not sure which one.", 3, [1], 0.0, 0.0),
+    ("Image 7", 3, [1], 0.0, 0.0),  # out of range is a wrong answer, not ignored
 ])
-def test_extraction_precision(answer, gold, expected):
-    assert metrics.extraction_precision(metrics.split_items(answer), gold) == pytest.approx(expected)
-
-
-def test_extraction_precision_undefined_without_gold_items():
-    assert metrics.extraction_precision(["roses"], []) is None
-
-
-def test_item_matching_normalises_case_punctuation_and_articles():
-    assert metrics.item_matches("The Lemon-Tree!", "lemon tree")
-    assert metrics.item_matches("a small lemon tree", "lemon tree")
-    assert not metrics.item_matches("lemonade", "lemon tree")
-
-
-# -- IMP -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("answer, n, gold, expected", [
-    ("Image 2 shows the garden.", 3, [1], 1.0),
-    ("The second photo.", 3, [1], 1.0),
-    ("Images 1 and 2.", 3, [1], 0.5),  # one hit, one wrong: |P∩G| / |P∪G| = 1/2
-    ("Photos 1-3", 3, [0, 2], 2 / 3),
-    ("the last picture", 4, [3], 1.0),
-    ("I am not sure which one.", 3, [1], 0.0),
-    ("Image 7", 3, [1], 0.0),  # out of range is a wrong answer, not ignored
-])
-def test_image_management_precision(answer, n, gold, expected):
-    refs = metrics.image_refs(answer, n)
-    assert metrics.image_management_precision(refs, gold) == pytest.approx(expected)
+def test_image_management_precision(answer, n, gold, paper, jaccard):
+    images, _ = identified_images(answer, n)
+    assert metrics.image_management_precision(images, gold) == pytest.approx(paper)
+    assert metrics.image_jaccard(images, gold) == pytest.approx(jaccard)
 
 
 def test_imp_undefined_without_gold_images():
-    assert metrics.image_management_precision([0], []) is None
+    assert metrics.image_management_precision([0], []) is None and metrics.image_jaccard([0], []) is None
 
 
 # -- rule-scored formats ---------------------------------------------------------------------------

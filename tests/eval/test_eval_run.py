@@ -81,7 +81,9 @@ def test_judged_run_reports_every_metric(eval_release, smoke_model, tmp_path):
     assert ab["IM"]["judge_valid"]["mean"] is None and ab["IM"]["judge_all"]["mean"] is None  # judge failures are not the model's
     assert doc["judge_fail_rate"]["failed"] == 4 and doc["judge_fail_rate"]["of"] == 24
     obj = doc["objective"]
-    assert obj["rp_ar"]["mean"] == 1.0 and obj["over_refusal"]["mean"] == 0.0 and obj["rp"]["mean"] == 1.0
+    # RP = refused / should-refuse over the 4 AR questions, by the judge's verdicts
+    assert obj["rp"]["mean"] == 1.0 and obj["rp"]["n"] == 4 and obj["rp"]["refusal_by"] == {"judge": 4}
+    assert obj["rp_judge"]["mean"] == 1.0 and obj["over_refusal"]["mean"] == 0.0
     assert obj["refusal_disagreements"]["of"] == 20  # the IM replies give no REFUSED line of their own
     assert "not_computed" not in doc and doc["judge"]["backend"] == "openai"
     samples = [json.loads(line) for line in open(doc["path"] + "/samples.jsonl")]
@@ -104,8 +106,9 @@ def test_judged_run_reports_every_metric(eval_release, smoke_model, tmp_path):
 def test_judge_none_marks_what_needs_a_judge(eval_release, smoke_model, tmp_path):
     doc = _run(eval_release, smoke_model, tmp_path)
     assert doc["overall"]["metric"] == "rule_accuracy"
-    assert doc["abilities"]["IE"]["judge_valid"] is None and doc["objective"]["rp"] is None
-    assert "needs a judge" in doc["not_computed"]["rp"]
+    assert doc["abilities"]["IE"]["judge_valid"] is None and doc["objective"]["rp_judge"] is None
+    assert "phrase matcher" in doc["not_computed"]["rp_judge"]
+    assert doc["objective"]["rp"]["n"] == 4 and doc["objective"]["rp"]["refusal_by"] == {"phrase_matcher": 4}
     assert doc["objective"]["ep"]["n"] == 4 and doc["objective"]["imp"]["n"] == 4  # computed without a judge
     assert doc["objective"]["mcq_accuracy"]["n"] == 4
 

@@ -23,6 +23,7 @@ BACKENDS = {
     "openai": "builder.eval.backends.openai_api:OpenAIBackend",
 }
 OVERFLOW_POLICIES = ("record", "truncate-history")
+GENERATION_MODES = ("greedy", "model-default")
 # ok; context_overflow (prompt longer than the context); prompt_error (the chat template or an image
 # cannot take this prompt); request_rejected (the server refuses this request for good: a 4xx that is
 # not about length); backend_error (transient, after retries: not cached, a rerun retries it)
@@ -46,6 +47,18 @@ class BackendSpec:
     max_retries: int = 5
     context_length: int | None = None
     overflow: str = "record"
+    generation: str = "greedy"  # greedy | model-default (the model's own sampling settings, as MMRC ran them)
+    temperature: float | None = None  # model-default only: override the model's temperature
+    top_p: float | None = None  # model-default only: override the model's top-p
+    seed: int = 0  # sampling seed (model-default)
+    trust_remote_code: bool = False  # transformers: run the model folder's own Python code (explicit opt-in)
+    load_in_4bit: bool = False  # transformers on CUDA: 4-bit weights (bitsandbytes)
+
+    def generation_params(self) -> dict:
+        """How answers are decoded, as results.json records it and the cache keys it."""
+        if self.generation == "greedy":
+            return {"mode": "greedy"}
+        return {"mode": "model-default", "temperature": self.temperature, "top_p": self.top_p, "seed": self.seed}
 
     def validate(self) -> "BackendSpec":
         if self.backend not in BACKENDS:
@@ -62,6 +75,18 @@ class BackendSpec:
         for name in ("batch_size", "concurrency"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.generation not in GENERATION_MODES:
+            raise ConfigError(f"unknown --generation {self.generation!r}; available: {', '.join(GENERATION_MODES)}")
+        if self.generation == "greedy" and (self.temperature is not None or self.top_p is not None):
+            raise ConfigError("--temperature and --top-p apply to sampling: add --generation model-default (greedy "
+                              "decoding has neither)")
+        if self.temperature is not None and not 0 <= self.temperature <= 5:
+            raise ConfigError("--temperature must be between 0 and 5")
+        if self.top_p is not None and not 0 < self.top_p <= 1:
+            raise ConfigError("--top-p must be in (0, 1]")
+        if self.backend != "transformers" and (self.trust_remote_code or self.load_in_4bit):
+            raise ConfigError("--trust-remote-code and --load-in-4bit load a model in process: they apply to the "
+                              "transformers backend only")
         return self
 
 

@@ -73,6 +73,10 @@ class TransformersBackend:
                               "device": self.device.split(":")[0], "dtype": str(self._dtype(torch)).split(".")[-1],
                               "overflow": self.spec.overflow, "context_length": self.spec.context_length,
                               "transformers": importlib.metadata.version("transformers")}
+            if self.spec.trust_remote_code:  # the folder's own code decides the answers too
+                self._identity["trust_remote_code"] = True
+            if self.spec.load_in_4bit:
+                self._identity["load_in_4bit"] = "nf4, bfloat16 compute"
         return self._identity
 
     def fingerprint(self) -> dict:
@@ -95,13 +99,19 @@ class TransformersBackend:
         from builder.engine import resolve_device
 
         self.device = self.device or resolve_device(self.spec.device)
-        config = transformers.AutoConfig.from_pretrained(self.folder, trust_remote_code=False)
+        remote = self.spec.trust_remote_code
+        config = transformers.AutoConfig.from_pretrained(self.folder, trust_remote_code=remote)
         dtype = self._dtype(torch)
-        kwargs = dict(dtype=dtype, use_safetensors=True, trust_remote_code=False, local_files_only=True)
+        kwargs = dict(dtype=dtype, use_safetensors=True, trust_remote_code=remote, local_files_only=True)
+        if self.spec.load_in_4bit:
+            kwargs.update(self._four_bit(torch, transformers))
         try:
-            if config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES:
-                self.model = transformers.AutoModelForImageTextToText.from_pretrained(self.folder, **kwargs)
-                self.processor = transformers.AutoProcessor.from_pretrained(self.folder, local_files_only=True)
+            if config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES or remote:
+                auto = (transformers.AutoModelForImageTextToText
+                        if config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES else transformers.AutoModel)
+                self.model = auto.from_pretrained(self.folder, **kwargs)
+                self.processor = transformers.AutoProcessor.from_pretrained(self.folder, local_files_only=True,
+                                                                            trust_remote_code=remote)
                 self.multimodal = True
             else:
                 self.model = transformers.AutoModelForCausalLM.from_pretrained(self.folder, **kwargs)
@@ -110,7 +120,9 @@ class TransformersBackend:
         except (OSError, ValueError) as exc:
             raise ModelError(f"could not load {self.folder} with transformers: {str(exc).splitlines()[0][:300]}") \
                 from None
-        self.model.to(self.device).eval()
+        if not self.spec.load_in_4bit:  # a quantized model is placed by its device_map
+            self.model.to(self.device)
+        self.model.eval()
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token_id is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
@@ -118,6 +130,16 @@ class TransformersBackend:
         self.context = self.spec.context_length or getattr(text_config, "max_position_embeddings", None)
         if not self.context:
             raise ModelError(f"{self.folder} does not say its context length; pass --context-length N")
+
+    def _four_bit(self, torch, transformers) -> dict:
+        """4-bit weights (bitsandbytes NF4, bfloat16 compute): CUDA only, an optional extra."""
+        if not self.device.startswith("cuda"):
+            raise ConfigError("--load-in-4bit needs a CUDA device (bitsandbytes); the CPU cannot load 4-bit weights: "
+                              "drop --load-in-4bit or run with --device cuda")
+        require("bitsandbytes", "'mmrc-build[quant]' (bitsandbytes, CUDA only)")
+        config = transformers.BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4",
+                                                 bnb_4bit_compute_dtype=torch.bfloat16)
+        return {"quantization_config": config, "device_map": {"": self.device}}
 
     def _dtype(self, torch):
         names = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -172,10 +194,24 @@ class TransformersBackend:
 
     # -- generation -------------------------------------------------------------------------------
     def _generation_config(self, max_new_tokens: int):
+        """Greedy (the default), or the model's own generation settings (``--generation
+        model-default``, as MMRC ran each model) with --temperature / --top-p overrides; sampling
+        is seeded before every generate call."""
         config = copy.deepcopy(self.model.generation_config)
-        config.do_sample = False
-        config.temperature = config.top_p = config.top_k = None
-        config.num_beams = 1
+        if self.spec.generation == "greedy":
+            config.do_sample = False
+            config.temperature = config.top_p = config.top_k = None
+            config.num_beams = 1
+        else:
+            if self.spec.temperature is not None:
+                config.temperature = self.spec.temperature
+                config.do_sample = self.spec.temperature > 0
+            if self.spec.top_p is not None:
+                config.top_p = self.spec.top_p
+            if config.do_sample:
+                import torch
+
+                torch.manual_seed(self.spec.seed)
         config.max_new_tokens = max_new_tokens
         config.pad_token_id = self.tokenizer.pad_token_id
         return config

@@ -174,8 +174,14 @@ class OpenAIBackend:
                 await asyncio.gather(*pending)
 
     def _body(self, messages: list[dict], max_new_tokens: int, urls: dict) -> dict:
-        return {"model": self.spec.model, "messages": to_openai(messages, urls, self.stats), "max_tokens": max_new_tokens,
-                "temperature": 0}
+        body = {"model": self.spec.model, "messages": to_openai(messages, urls, self.stats), "max_tokens": max_new_tokens}
+        if self.spec.generation == "greedy":
+            body["temperature"] = 0
+        else:  # the server's (model's) defaults, except what the user set
+            body["seed"] = self.spec.seed
+            body.update({k: v for k, v in (("temperature", self.spec.temperature), ("top_p", self.spec.top_p))
+                         if v is not None})
+        return body
 
     async def _complete(self, client, request: Request, urls: dict) -> Reply:
         import httpx
