@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from builder.credentials import mask
 from builder.errors import BusyError
 
 
@@ -32,10 +33,10 @@ class FolderLock:
             holder = _read_holder(fd)
             os.close(fd)
             raise BusyError(f"{self.path.parent / self.path.name[1:-5]} is being written by another process "
-                            f"(pid {holder.get('pid', '?')}: {holder.get('cmd', '?')}); wait for it to finish "
+                            f"(pid {holder.get('pid', '?')}: {mask(str(holder.get('cmd', '?')))}); wait for it to finish "
                             "or stop it, then rerun") from None
         os.ftruncate(fd, 0)
-        os.write(fd, json.dumps({"pid": os.getpid(), "cmd": " ".join(sys.argv)[:300]}).encode())
+        os.write(fd, json.dumps({"pid": os.getpid(), "cmd": mask(" ".join(sys.argv))[:300]}).encode())
         self.fd = fd
         return self
 

@@ -56,37 +56,81 @@ def _run_options(fn):
     return fn
 
 
+def _default(cls: str, name: str):
+    """A default read from the config dataclass (one home for every default)."""
+    import dataclasses
+
+    from builder.eval.backends import BackendSpec
+    from builder.eval.run import EvalConfig
+
+    fields = {f.name: f for f in dataclasses.fields(BackendSpec if cls == "spec" else EvalConfig)}
+    return fields[name].default
+
+
 @command.command("run")
 @click.argument("release")
 @click.option("--revision", default=None, help="Tag or commit of the release to evaluate (e.g. v0.1.0); default: "
                                                "the checked-out tag of a local folder, main on the Hub.")
 @_run_options
 @click.option("--judge", "judge_mode", type=click.Choice(["auto", "none"]), default="auto", show_default=True,
-              help="none: no judge; judge means and RP are reported as not computed.")
+              help="none: no judge; judge means are reported as not computed and RP's refusals come from the "
+                   "phrase matcher.")
+@click.option("--judge-context", type=click.Choice(["evidence", "full"]), default=_default("config", "judge_context"),
+              show_default=True, help="What the judge reads of the conversation: the evidence turns the annotator "
+                                      "named (gold_turns) or the whole conversation's text.")
+@click.option("--judge-concurrency", type=int, default=None,
+              help="openai judge: requests in flight (default: --concurrency).")
+@click.option("--judge-timeout", type=float, default=None, help="openai judge: seconds per request (default: --timeout).")
 @click.option("--notes", is_flag=True, help="Note-taking (MMRC §5): a notetaker keeps JSON notes put before "
                                             "each question.")
-@click.option("--device", default="auto", show_default=True, help="transformers: auto, cpu, cuda or cuda:N.")
-@click.option("--dtype", default="auto", show_default=True, help="transformers: auto, float32, bfloat16, float16.")
-@click.option("--batch-size", default=8, show_default=True, help="transformers: questions per generate call.")
-@click.option("--prefix-cache", type=click.Choice(["auto", "off"]), default="auto", show_default=True,
-              help="transformers: encode a dialogue's history once for all its questions.")
-@click.option("--concurrency", default=8, show_default=True, help="openai: requests in flight.")
-@click.option("--timeout", default=120.0, show_default=True, help="openai: seconds per request.")
-@click.option("--max-retries", default=5, show_default=True, help="openai: retries on 429/5xx/timeouts.")
-@click.option("--max-new-tokens", default=256, show_default=True, help="Greedy answer length limit (MMRC App. G).")
+@click.option("--device", default=_default("spec", "device"), show_default=True,
+              help="transformers: auto, cpu, cuda or cuda:N.")
+@click.option("--dtype", default=_default("spec", "dtype"), show_default=True,
+              help="transformers: auto, float32, bfloat16, float16.")
+@click.option("--batch-size", default=_default("spec", "batch_size"), show_default=True,
+              help="transformers: questions per generate call.")
+@click.option("--prefix-cache", type=click.Choice(["auto", "off"]), default=_default("spec", "prefix_cache"),
+              show_default=True, help="transformers: encode a dialogue's history once for all its questions.")
+@click.option("--trust-remote-code", is_flag=True,
+              help="transformers: run the Python code a model folder ships (MiniCPM-V, mPLUG-Owl3 need it). Code "
+                   "from the folder runs with your rights: only for folders you trust. Weights still load from "
+                   "safetensors only.")
+@click.option("--load-in-4bit", is_flag=True,
+              help="transformers on CUDA: 4-bit (NF4) weights, needs the optional extra `pip install "
+                   "'mmrc-build[quant]'` (bitsandbytes). The CPU cannot: it is refused there.")
+@click.option("--concurrency", default=_default("spec", "concurrency"), show_default=True,
+              help="openai: requests in flight.")
+@click.option("--timeout", default=_default("spec", "timeout_s"), show_default=True, help="openai: seconds per request.")
+@click.option("--max-retries", default=_default("spec", "max_retries"), show_default=True,
+              help="openai: retries on 429/5xx/timeouts.")
+@click.option("--max-new-tokens", default=_default("config", "max_new_tokens"), show_default=True,
+              help="Answer length limit (MMRC App. G).")
+@click.option("--generation", type=click.Choice(["greedy", "model-default"]), default=_default("spec", "generation"),
+              show_default=True, help="greedy decoding, or each model's own generation settings (what MMRC ran; "
+                                      "sampled answers are seeded by --seed).")
+@click.option("--temperature", type=float, default=None, help="With --generation model-default: the temperature.")
+@click.option("--top-p", type=float, default=None, help="With --generation model-default: top-p.")
+@click.option("--seed", type=int, default=_default("config", "seed"), show_default=True,
+              help="Seed of the --sample draw, of sampled answers and of the bootstrap CIs.")
 @click.option("--context-length", type=int, default=None,
               help="Context window of the evaluated model when its config does not say (or to lower it).")
-@click.option("--overflow", type=click.Choice(["record", "truncate-history"]), default="record", show_default=True,
+@click.option("--overflow", type=click.Choice(["record", "truncate-history"]), default=_default("spec", "overflow"),
+              show_default=True,
               help="A prompt that does not fit: record it as context_overflow, or drop the oldest exchanges.")
-@click.option("--extract", type=click.Choice(["parser", "judge"]), default="parser", show_default=True,
-              help="Who lists an answer's items (EP) and image numbers (IMP).")
-@click.option("--configs", default="default,modality_swap", show_default=True,
+@click.option("--extract", type=click.Choice(["parser", "judge"]), default=_default("config", "extract"),
+              show_default=True, help="Who reads an answer's items (EP) and images (IMP): the rule parser, or "
+                                      "the judge (descriptions of images too).")
+@click.option("--configs", default=",".join(_default("config", "configs")), show_default=True,
               help="Release configs to evaluate (comma-separated).")
+@click.option("--abilities", default=None, help="Only these abilities' questions, e.g. IE,MR (default: all six).")
 @click.option("--limit", type=int, default=None, help="Only the first N original dialogues (by id) and their "
                                                        "variants.")
+@click.option("--sample", type=int, default=None, help="N original dialogues drawn at random (--seed), stratified "
+                                                        "by topic, and their variants.")
 @click.option("--predict-only", is_flag=True, help="Stop after the predict phase (answers cached).")
 @click.option("--rejudge", is_flag=True, help="Ask the judge again instead of reusing cached verdicts.")
-@click.option("--name", default=None, help="Output folder name for this model (default: from --model).")
+@click.option("--name", default=None, help="Output folder name for this model (default: from --model); one folder "
+                                           "name, never a path.")
 @click.option("--cache", "cache_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Cache file (default: OUT/cache.sqlite), shared by runs and models.")
 @click.option("-o", "--output", "out_root", type=_dir, default=Path("evals"), show_default=True,
@@ -94,11 +138,12 @@ def _run_options(fn):
 @executor_options
 def run(release, revision, backend, model, base_url, api_key_env, judge_backend, judge_model, judge_base_url,
         judge_api_key_env, notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env,
-        judge_mode, notes, device, dtype, batch_size, prefix_cache, concurrency, timeout, max_retries,
-        max_new_tokens, context_length, overflow, extract, configs, limit, predict_only, rejudge, name,
-        cache_path, out_root, executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
+        judge_mode, judge_context, judge_concurrency, judge_timeout, notes, device, dtype, batch_size, prefix_cache,
+        trust_remote_code, load_in_4bit, concurrency, timeout, max_retries, max_new_tokens, generation, temperature,
+        top_p, seed, context_length, overflow, extract, configs, abilities, limit, sample, predict_only, rejudge,
+        name, cache_path, out_root, executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """Evaluate --model on RELEASE (a release folder or a Hub repo id): golden history + question,
-    greedy answers, judge, EP/IMP/RP, results.json and samples.jsonl under OUT."""
+    answers, judge, EP/IMP/RP, results.json and samples.jsonl under OUT."""
     from builder.errors import ConfigError
     from builder.eval.run import EvalConfig, run_eval
 
@@ -107,7 +152,9 @@ def run(release, revision, backend, model, base_url, api_key_env, judge_backend,
     shared = dict(device=device, dtype=dtype, batch_size=batch_size, prefix_cache=prefix_cache,
                   concurrency=concurrency, timeout_s=timeout, max_retries=max_retries)
     model_spec = _spec(backend, model, base_url, api_key_env,
-                       {**shared, "context_length": context_length, "overflow": overflow})
+                       {**shared, "context_length": context_length, "overflow": overflow, "generation": generation,
+                        "temperature": temperature, "top_p": top_p, "seed": seed,
+                        "trust_remote_code": trust_remote_code, "load_in_4bit": load_in_4bit})
     judge_spec = None
     if judge_mode == "none" or judge_backend == "none":
         if judge_model:
@@ -116,19 +163,35 @@ def run(release, revision, backend, model, base_url, api_key_env, judge_backend,
         raise ConfigError("give the judge with --judge-backend NAME --judge-model MODEL (MMRC used gpt-4o), or "
                           "pass --judge none to compute only what needs no judge")
     else:
-        judge_spec = _spec(judge_backend, judge_model, judge_base_url, judge_api_key_env, shared)
+        judge_spec = _spec(judge_backend, judge_model, judge_base_url, judge_api_key_env,
+                           {**shared, "concurrency": judge_concurrency or concurrency,
+                            "timeout_s": judge_timeout or timeout})
     note_spec = None
     if notes:
         if not (notetaker_backend and notetaker_model):
             raise ConfigError("--notes needs --notetaker-backend NAME --notetaker-model MODEL")
         note_spec = _spec(notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env, shared)
-    config = EvalConfig(max_new_tokens=max_new_tokens, configs=tuple(c.strip() for c in configs.split(",") if c),
-                        notes=notes, extract=extract, limit=limit, predict_only=predict_only, rejudge=rejudge,
-                        name=name)
+    if trust_remote_code:
+        click.echo(f"WARNING: --trust-remote-code runs the Python code shipped in {model} with your rights; use it "
+                   "only for model folders you trust", err=True)
+    config = EvalConfig(max_new_tokens=max_new_tokens, configs=_names(configs, "--configs"), notes=notes,
+                        extract=extract, limit=limit, sample=sample, seed=seed, predict_only=predict_only,
+                        rejudge=rejudge, name=name, judge_context=judge_context,
+                        abilities=None if abilities is None else _names(abilities, "--abilities"))
     doc = run_eval(release, revision, model_spec, out_root, config, judge=judge_spec, notetaker=note_spec,
                    cache_path=cache_path, quiet=quiet, log=lambda m: click.echo(m, err=True),
                    executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     _summary(doc)
+
+
+def _names(text: str, option: str) -> tuple[str, ...]:
+    """A comma-separated option as a tuple; an empty one is refused, never read as 'all'."""
+    from builder.errors import ConfigError
+
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise ConfigError(f"{option} is empty; name at least one value (or leave the option out for the default)")
+    return names
 
 
 def _summary(doc: dict) -> None:

@@ -9,6 +9,7 @@ request in flight) and two eval runs may share one cache file.
 
 from __future__ import annotations
 
+import errno
 import json
 import sqlite3
 from pathlib import Path
@@ -39,15 +40,26 @@ class EvalCache:
         self.hits = {k: 0 for k in KINDS}
         self.misses = {k: 0 for k in KINDS}
 
+    def _execute(self, sql: str, args: tuple):
+        """One statement; a full disk is the machine's error (one line naming the cache, exit 3), not a crash:
+        every answer committed before it is kept for the rerun."""
+        try:
+            return self.db.execute(sql, args)
+        except sqlite3.OperationalError as exc:
+            if any(word in str(exc).casefold() for word in ("full", "disk i/o", "no space")):
+                raise OSError(errno.ENOSPC, f"eval cache: {exc}", str(self.path)) from None
+            raise InputError(f"eval cache {self.path} failed ({exc}); delete it to start a fresh cache or pass "
+                             "--cache PATH") from None
+
     def get(self, kind: str, key: str, count: bool = True):
-        row = self.db.execute("SELECT value FROM entries WHERE kind = ? AND key = ?", (kind, key)).fetchone()
+        row = self._execute("SELECT value FROM entries WHERE kind = ? AND key = ?", (kind, key)).fetchone()
         if count:
             (self.hits if row else self.misses)[kind] += 1
         return json.loads(row[0]) if row else None
 
     def put(self, kind: str, key: str, value) -> None:
         payload = json.dumps(value, ensure_ascii=True, sort_keys=True)  # lone surrogates survive
-        self.db.execute("INSERT OR REPLACE INTO entries (kind, key, value) VALUES (?, ?, ?)", (kind, key, payload))
+        self._execute("INSERT OR REPLACE INTO entries (kind, key, value) VALUES (?, ?, ?)", (kind, key, payload))
 
     def counts(self) -> dict:
         return {k: {"hits": self.hits[k], "misses": self.misses[k]} for k in KINDS}

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from builder import __version__, io
-from builder.errors import ConfigError, IncompleteError
+from builder.errors import ConfigError, IncompleteError, OutputExistsError
 from builder.eval import judge as judge_mod
 from builder.eval import notes as notes_mod
 from builder.eval import prompts, samples as samples_mod, score, source
@@ -122,6 +122,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
     if config.notes:
         slug += "+notes-" + (source.safe_slug(Path(notetaker.model).name) if notetaker else "injected")
     target = Path(out_root) / ref.slug / slug
+    _refuse_foreign(target)
     with FolderLock(target):
         cache = EvalCache(cache_path or Path(out_root) / "cache.sqlite")
         try:
@@ -377,6 +378,23 @@ def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note
     return doc
 
 
+def written_by_eval(folder: Path) -> bool:
+    """A folder this tool wrote: an eval result folder whose manifest says so."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("stage") == "eval"
+
+
+def _refuse_foreign(target: Path) -> None:
+    """An existing folder is replaced only when this tool wrote it (a rerun); anything else is left untouched."""
+    if (target.exists() or target.is_symlink()) and (target.is_symlink() or not target.is_dir()
+                                                     or not written_by_eval(target)):
+        raise OutputExistsError(f"{target} exists and was not written by `mmrc-build eval run`; it was left "
+                                "untouched: choose another --name or -o")
+
+
 def _backend_failures(rows: list[dict]) -> tuple[int, int] | None:
     """(predictions, judge calls) that ended as backend errors, or None when there are none."""
     errors = sum(r["prediction"]["status"] == "backend_error" for r in rows)
@@ -387,6 +405,7 @@ def _backend_failures(rows: list[dict]) -> tuple[int, int] | None:
 def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bool, complete: bool) -> None:
     from builder.eval import figures
 
+    _refuse_foreign(target)  # again under the lock: nothing appeared there since the run began
     partial = target.parent / f".{target.name}.partial"
     shutil.rmtree(partial, ignore_errors=True)
     (partial / "figures").mkdir(parents=True)

@@ -21,7 +21,7 @@ from typing import Iterator
 
 from builder.errors import ConfigError, InputError
 from builder.release import gitrepo
-from builder.release.layout import DATA_DIR, MANIFEST, SPLIT
+from builder.release.layout import DATA_DIR, MANIFEST, SPLIT, SUMS, damaged_files
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 CONFIGS = ("default", "modality_swap")
@@ -110,7 +110,12 @@ def _open_local(path: Path, revision: str | None) -> ReleaseRef:
         tags = gitrepo.git(path, "tag", "--points-at", "HEAD").split()
         used = sorted(tags)[-1] if tags else commit[:12]
         folder = revision_folder(path, commit)  # exactly the committed files: stray untracked shards are not read
-    manifest = json.loads((folder / MANIFEST).read_text())
+    if damaged_files(folder):  # a damaged extraction in the revision cache is made again, once
+        from builder.release.gitrepo import materialise
+
+        materialise(path, commit, folder)
+    _check_intact(folder, str(path), used)
+    manifest = _read_manifest(folder, str(path), used)
     return ReleaseRef(str(path), "local", manifest.get("name", path.name), manifest.get("version"), used,
                       commit, folder)
 
@@ -127,7 +132,7 @@ def _open_hub(repo_id: str, revision: str | None) -> ReleaseRef:
         info = HfApi().dataset_info(repo_id, revision=wanted)
         commit = info.sha
         folder = Path(snapshot_download(repo_id, repo_type="dataset", revision=commit,
-                                        allow_patterns=[f"{DATA_DIR}/*", MANIFEST, "README.md"]))
+                                        allow_patterns=[f"{DATA_DIR}/*", MANIFEST, "README.md", SUMS]))
     except RepositoryNotFoundError:
         raise InputError(f"dataset {repo_id} at {wanted} was not found on the Hub (or is private: set HF_TOKEN)") \
             from None
@@ -138,9 +143,30 @@ def _open_hub(repo_id: str, revision: str | None) -> ReleaseRef:
         raise InputError(f"could not download {repo_id} at {wanted} from the Hub ({type(exc).__name__}: "
                          f"{str(exc).splitlines()[0][:200]}); check the repo id and revision, or pass a local "
                          "release folder") from None
-    manifest = json.loads((folder / MANIFEST).read_text()) if (folder / MANIFEST).is_file() else {}
+    _check_intact(folder, repo_id, wanted)
+    manifest = _read_manifest(folder, repo_id, wanted) if (folder / MANIFEST).is_file() else {}
     return ReleaseRef(repo_id, "hub", manifest.get("name", repo_id.split("/")[1]), manifest.get("version"),
                       wanted, commit, folder)
+
+
+def _check_intact(folder: Path, location: str, revision: str) -> None:
+    """Every data file of the release as its SHA256SUMS lists it, checked before anything is read."""
+    problems = damaged_files(folder)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InputError(f"release {location} at {revision} is damaged: {problems[0]}{more}; rebuild the release or "
+                         "download it again (nothing was evaluated)")
+
+
+def _read_manifest(folder: Path, location: str, revision: str) -> dict:
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise InputError(f"release {location} at {revision}: {MANIFEST} is not readable JSON ({type(exc).__name__}); "
+                         "rebuild the release or download it again") from None
+    if not isinstance(manifest, dict):
+        raise InputError(f"release {location} at {revision}: {MANIFEST} is not a JSON object; rebuild the release")
+    return manifest
 
 
 def shard_files(release: ReleaseRef, config: str) -> list[Path]:

@@ -92,3 +92,29 @@ def read_manifest(release: Path) -> dict:
     if not path.exists():
         raise InputError(f"{release} is not a finished release (no {MANIFEST}); build it with `mmrc-build release`")
     return json.loads(path.read_text())
+
+
+def damaged_files(folder: Path, under: str = DATA_DIR) -> list[str]:
+    """What in ``folder/under`` does not match the release's SHA256SUMS, one phrase per file:
+    missing, changed (truncated, rewritten) or not listed. An empty list: the data is intact."""
+    from builder.io import sha256_file
+
+    sums_path = Path(folder) / SUMS
+    if not sums_path.is_file():
+        return [f"{SUMS} is missing"]
+    listed = {}
+    for line in sums_path.read_text(encoding="utf-8", errors="replace").splitlines():
+        digest, _, name = line.partition("  ")
+        if name.startswith(f"{under}/"):
+            listed[name] = digest
+    problems = []
+    for name, digest in sorted(listed.items()):
+        path = Path(folder) / name
+        if not path.is_file():
+            problems.append(f"{name} is missing")
+        elif sha256_file(path) != digest:
+            problems.append(f"{name} does not match its sha256 in {SUMS} (truncated or changed)")
+    data = Path(folder) / under
+    found = sorted(str(p.relative_to(folder)) for p in data.rglob("*") if p.is_file()) if data.is_dir() else []
+    problems += [f"{name} is not listed in {SUMS}" for name in found if name not in listed]
+    return problems

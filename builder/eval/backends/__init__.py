@@ -115,9 +115,12 @@ class Reply:
     extra: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"status": self.status, "text": self.text, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "finish_reason": self.finish_reason,
-                "error": self.error, "truncated_messages": self.truncated_messages}
+        out = {"status": self.status, "text": self.text, "prompt_tokens": self.prompt_tokens,
+               "completion_tokens": self.completion_tokens, "finish_reason": self.finish_reason,
+               "error": self.error, "truncated_messages": self.truncated_messages}
+        if self.extra.get("truncated_chars"):  # the server sent more text than the cap: what was cut
+            out["truncated_chars"] = self.extra["truncated_chars"]
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> "Reply":

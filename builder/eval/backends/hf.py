@@ -94,6 +94,7 @@ class TransformersBackend:
         require("torch")
         import torch
         import transformers
+        from safetensors import SafetensorError
         from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
 
         from builder.engine import resolve_device
@@ -117,9 +118,10 @@ class TransformersBackend:
                 self.model = transformers.AutoModelForCausalLM.from_pretrained(self.folder, **kwargs)
                 self.processor = transformers.AutoTokenizer.from_pretrained(self.folder, local_files_only=True)
                 self.multimodal = False
-        except (OSError, ValueError) as exc:
-            raise ModelError(f"could not load {self.folder} with transformers: {str(exc).splitlines()[0][:300]}") \
-                from None
+        except (OSError, ValueError, SafetensorError) as exc:
+            first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+            raise ModelError(f"could not load {self.folder} with transformers ({type(exc).__name__}: {first}); check "
+                             "that its weights are complete safetensors files") from None
         if not self.spec.load_in_4bit:  # a quantized model is placed by its device_map
             self.model.to(self.device)
         self.model.eval()

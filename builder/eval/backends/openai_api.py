@@ -21,8 +21,8 @@ import os
 import random
 import re
 from typing import Callable, Iterable
-from urllib.parse import urlsplit, urlunsplit
 
+from builder.credentials import redact_url
 from builder.errors import ConfigError, require
 from builder.eval.backends import BackendSpec, Group, Reply, Request, clean_text, drop_oldest
 
@@ -31,15 +31,8 @@ OVERFLOW = re.compile(r"context length|context_length|maximum context|context si
                       r"exceed_context|prompt is too long|too many tokens|must be <= ?\d+|input is too long",
                       re.IGNORECASE)
 MAX_ERROR_CHARS = 300
-
-
-def redact_url(url: str) -> str:
-    """The base URL without user:password@ (some proxies take credentials in the URL)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+CHARS_PER_TOKEN = 4
+MAX_BODY_BYTES = 32 * 1024 * 1024  # a chat completion is never this large; more is not read
 
 
 NOT_SENT = "(image not sent: chat APIs take images only in user turns)"
@@ -73,6 +66,9 @@ class OpenAIBackend:
     def __init__(self, spec: BackendSpec, transport=None, sleep: Callable | None = None,
                  retry_base_s: float = 1.0, retry_cap_s: float = 60.0):
         require("httpx")
+        if spec.api_key_env and not os.environ.get(spec.api_key_env):
+            raise ConfigError(f"--api-key-env names {spec.api_key_env}, which is not set (or empty); export the key "
+                              f"in {spec.api_key_env}, or drop the option for a server without keys")
         self.spec = spec
         self.base_url = spec.base_url.rstrip("/")
         self.transport = transport
@@ -192,8 +188,8 @@ class OpenAIBackend:
             retry_after = None
             self.stats["requests"] += 1
             try:
-                resp = await client.post(f"{self.base_url}/chat/completions",
-                                         json=self._body(messages, request.max_new_tokens, urls))
+                resp = await _post(client, f"{self.base_url}/chat/completions",
+                                   self._body(messages, request.max_new_tokens, urls))
             except httpx.TimeoutException:
                 last_error = f"timed out after {self.spec.timeout_s:g}s"
             except httpx.TransportError as exc:
@@ -201,7 +197,7 @@ class OpenAIBackend:
             else:
                 status = resp.status_code
                 if status == 200:
-                    reply = _parse(resp, self._snippet)
+                    reply = _parse(resp, self._snippet, reply_char_cap(request.max_new_tokens))
                     if isinstance(reply, Reply):
                         reply.truncated_messages = dropped
                         return reply
@@ -240,21 +236,56 @@ class OpenAIBackend:
         pass
 
 
-def _parse(resp, snippet=None) -> Reply | str:
+async def _post(client, url: str, body: dict):
+    """POST and read the reply, at most ``MAX_BODY_BYTES`` of it: a larger body is never held in
+    memory; it comes back as a 413-like response that says so (the request is rejected, not retried)."""
+    import httpx
+
+    async with client.stream("POST", url, json=body) as resp:
+        chunks, size = [], 0
+        async for chunk in resp.aiter_bytes():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                return httpx.Response(499, text=f"the server's reply is over {MAX_BODY_BYTES >> 20} MiB; not read")
+            chunks.append(chunk)
+        headers = [(k, v) for k, v in resp.headers.items() if k.lower() not in ("content-encoding", "content-length",
+                                                                                  "transfer-encoding")]
+        return httpx.Response(resp.status_code, headers=headers, content=b"".join(chunks))
+
+
+def reply_char_cap(max_new_tokens: int) -> int:
+    """The most characters of an answer that are kept: 4x what ``max_new_tokens`` tokens can
+    hold at a generous 4 characters a token. A server that ignores ``max_tokens`` cannot fill the
+    cache and samples.jsonl with megabytes per question; a cut answer is recorded as truncated."""
+    return max_new_tokens * CHARS_PER_TOKEN * 4
+
+
+def _parse(resp, snippet=None, max_chars: int | None = None) -> Reply | str:
     """A reply, or the reason the body is not a chat completion (then it is retried)."""
     snippet = snippet or _snippet
     try:
         data = resp.json()
         choice = data["choices"][0]
-        text = choice["message"].get("content")
+        message = choice["message"]
+        text = message.get("content")
         usage = data.get("usage") or {}
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
         return f"malformed response: {snippet(resp.text)}"
-    if text is not None and not isinstance(text, str):
+    if text is None and isinstance(message.get("refusal"), str):  # OpenAI's safety refusal: the model's answer
+        text = message["refusal"]
+    if text is None:
+        return "malformed response: the message content is null (no answer text)"
+    if not isinstance(text, str):
         return f"malformed response: content is {type(text).__name__}"
     usage = usage if isinstance(usage, dict) else {}
-    return Reply("ok", clean_text((text or "").strip()), _int_or_none(usage.get("prompt_tokens")),
-                 _int_or_none(usage.get("completion_tokens")), clean_text(finish if isinstance(finish := choice.get("finish_reason"), str) else None))
+    text = text.strip()
+    reply = Reply("ok", None, _int_or_none(usage.get("prompt_tokens")), _int_or_none(usage.get("completion_tokens")),
+                  clean_text(finish if isinstance(finish := choice.get("finish_reason"), str) else None))
+    if max_chars is not None and len(text) > max_chars:
+        reply.extra["truncated_chars"] = len(text) - max_chars
+        text = text[:max_chars]
+    reply.text = clean_text(text)
+    return reply
 
 
 def _int_or_none(value):
