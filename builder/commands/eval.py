@@ -171,7 +171,7 @@ def run(release, revision, backend, model, base_url, api_key_env, judge_backend,
         if not (notetaker_backend and notetaker_model):
             raise ConfigError("--notes needs --notetaker-backend NAME --notetaker-model MODEL")
         note_spec = _spec(notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env, shared)
-    if trust_remote_code:
+    if model_spec.validate().trust_remote_code:
         click.echo(f"WARNING: --trust-remote-code runs the Python code shipped in {model} with your rights; use it "
                    "only for model folders you trust", err=True)
     config = EvalConfig(max_new_tokens=max_new_tokens, configs=_names(configs, "--configs"), notes=notes,

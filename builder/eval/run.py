@@ -123,12 +123,13 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
         slug += "+notes-" + (source.safe_slug(Path(notetaker.model).name) if notetaker else "injected")
     target = Path(out_root) / ref.slug / slug
     _refuse_foreign(target)
+    # made before anything is written: a wrong key variable or model folder leaves no trace under -o
+    model_backend = backends.get("model") or make_backend(model)
+    judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
+    note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
     with FolderLock(target):
         cache = EvalCache(cache_path or Path(out_root) / "cache.sqlite")
         try:
-            model_backend = backends.get("model") or make_backend(model)
-            judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
-            note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
             conversations: dict[str, list[dict]] = {}  # --judge-context full: each dialogue's text
             rows = _predict(ref, model_backend, note_backend, cache, config, quiet, log, executor, model, conversations)
             if judge_backend is not None and not config.predict_only:

@@ -1,0 +1,247 @@
+"""Hostile input to `mmrc-build eval run` (issue 23): paths in --name, folders the tool did not
+write, damaged releases and weights, a full disk, server replies built to hurt, credentials in
+URLs. Each case drives the real CLI against a real scripted server on 127.0.0.1 and ends in one
+line and an exit code (or a recorded, bounded outcome), never a traceback or a write outside -o."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builder.cli import main
+from scripted_server import ScriptedServer, completion
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def eval_args(release, out, url, *extra):
+    return ["eval", "run", str(release), "--revision", "v0.1.0", "--backend", "openai", "--base-url", url,
+            "--model", "scripted", "--judge", "none", "--max-retries", "0", "-o", str(out), "--quiet", *extra]
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def one_line(result, code: int) -> str:
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == code, (result.output, repr(result.exception))
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ScriptedServer(lambda body: "Image 1") as srv:
+        yield srv
+
+
+# -- writes outside -o, and folders the tool did not write ------------------------------------------
+@pytest.mark.parametrize("name", ["../../../victim", "../victim", "/tmp/victim", "a/b", "..", ".hidden", ""])
+def test_name_is_one_folder_name_never_a_path(eval_release, server, tmp_path, name):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("mine")
+    out = tmp_path / "a" / "b" / "evals"
+    line = one_line(invoke(*eval_args(eval_release, out, server.url, "--name", name)), 2)
+    assert "not a valid run name" in line
+    assert (victim / "keep.txt").read_text() == "mine" and not out.exists()
+
+
+def test_an_existing_folder_the_tool_did_not_write_is_left_untouched(eval_release, server, tmp_path):
+    mine = tmp_path / "evals" / "mmrc-v0.1.0" / "my-notes"
+    mine.mkdir(parents=True)
+    (mine / "keep.txt").write_text("mine")
+    line = one_line(invoke(*eval_args(eval_release, tmp_path / "evals", server.url, "--name", "my-notes")), 4)
+    assert "was not written by `mmrc-build eval run`" in line and "left untouched" in line
+    assert sorted(p.name for p in mine.iterdir()) == ["keep.txt"]
+    # a folder the tool wrote is its own to replace: the rerun of a finished run succeeds
+    assert invoke(*eval_args(eval_release, tmp_path / "evals", server.url, "--name", "scripted-run")).exit_code == 0
+    assert invoke(*eval_args(eval_release, tmp_path / "evals", server.url, "--name", "scripted-run")).exit_code == 0
+
+
+# -- damaged inputs -------------------------------------------------------------------------------
+def _retag_with(release, tmp_path, damage) -> None:
+    """Commit a damaged default shard into a copy of the release and move its tag there."""
+    shard = next((release / "data" / "default").glob("*.parquet"))
+    damage(shard)
+    git = ["git", "-C", str(release), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "-A"], check=True, capture_output=True)
+    subprocess.run([*git, "commit", "-qm", "damage", "--allow-empty"], check=True, capture_output=True)
+    subprocess.run([*git, "tag", "-f", "v0.1.0"], check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("damage, phrase", [
+    (lambda p: p.unlink(), "is missing"),
+    (lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]), "does not match its sha256"),
+    (lambda p: p.write_bytes(b"PAR1 garbage " * 50), "does not match its sha256"),
+])
+def test_a_damaged_tagged_release_is_refused_naming_the_file(eval_release, server, tmp_path, damage, phrase):
+    import shutil
+
+    release = tmp_path / "rel" / eval_release.name
+    shutil.copytree(eval_release, release, symlinks=True)
+    _retag_with(release, tmp_path, damage)
+    line = one_line(invoke(*eval_args(release, tmp_path / "evals", server.url)), 3)
+    assert "is damaged: data/default/test-00000-of-00001.parquet" in line and phrase in line
+    assert not (tmp_path / "evals" / "mmrc-v0.1.0").exists() or not any((tmp_path / "evals" / "mmrc-v0.1.0").iterdir())
+
+
+def test_a_damaged_revision_cache_is_extracted_again(eval_release, server, tmp_path):
+    from builder.release.loader import revision_folder
+
+    folder = revision_folder(eval_release, "v0.1.0")
+    shard = next((folder / "data" / "default").glob("*.parquet"))
+    shard.write_bytes(shard.read_bytes()[:100])  # a killed extraction, a bad disk
+    assert invoke(*eval_args(eval_release, tmp_path / "evals", server.url)).exit_code == 0
+    assert len(shard.read_bytes()) > 100
+
+
+def test_weights_that_are_not_safetensors_are_one_line(eval_release, smoke_model, tmp_path):
+    import shutil
+
+    model = tmp_path / "model"
+    shutil.copytree(smoke_model, model)
+    (model / "model.safetensors").write_bytes(b"\x00not safetensors at all" * 10)
+    result = invoke("eval", "run", str(eval_release), "--revision", "v0.1.0", "--model", str(model), "--device",
+                    "cpu", "--judge", "none", "-o", str(tmp_path / "evals"), "--quiet")
+    assert "could not load" in one_line(result, 5)
+
+
+def test_a_full_disk_under_the_cache_is_one_line_and_keeps_what_was_committed(eval_release, server, tmp_path,
+                                                                              monkeypatch):
+    from builder.eval import cache as cache_mod
+
+    real_connect = sqlite3.connect
+
+    class FullDisk:
+        def __init__(self, db):
+            self.db, self.inserts = db, 0
+
+        def execute(self, sql, args=()):
+            if sql.startswith("INSERT"):
+                self.inserts += 1
+                if self.inserts > 3:
+                    raise sqlite3.OperationalError("database or disk is full")
+            return self.db.execute(sql, args)
+
+        def close(self):
+            self.db.close()
+
+    monkeypatch.setattr(cache_mod.sqlite3, "connect", lambda *a, **k: FullDisk(real_connect(*a, **k)))
+    result = invoke(*eval_args(eval_release, tmp_path / "evals", server.url))
+    line = one_line(result, 3)
+    assert "no space left" in line and str(tmp_path / "evals" / "cache.sqlite") in line
+    with real_connect(tmp_path / "evals" / "cache.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM entries").fetchone()[0] == 3  # the rerun resumes from these
+
+
+# -- replies built to hurt ------------------------------------------------------------------------------
+def _run_with(release, tmp_path, respond, *extra):
+    with ScriptedServer(respond) as srv:
+        result = invoke(*eval_args(release, tmp_path / "evals", srv.url, "--configs", "default", *extra))
+    rows = []
+    for path in (tmp_path / "evals" / "mmrc-v0.1.0").glob("*/samples.jsonl"):
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+    return result, rows
+
+
+def test_a_huge_reply_is_capped_and_marked_truncated(eval_release, tmp_path):
+    result, rows = _run_with(eval_release, tmp_path, lambda body: "word " * 400_000, "--max-new-tokens", "16")
+    assert result.exit_code == 0, result.output
+    cap = 16 * 4 * 4
+    assert all(len(r["prediction"]["text"]) <= cap and r["prediction"]["truncated_chars"] > 1_000_000 for r in rows)
+    assert (tmp_path / "evals" / "cache.sqlite").stat().st_size < 2_000_000
+
+
+@pytest.mark.parametrize("payload, phrase", [
+    (b'{"choices": [{"message": {"role": "assistant", "content": null}, "finish_reason": "stop"}]}',
+     "content is null"),
+    (b"[" * 100_000 + b"]" * 100_000, "malformed response"),
+    (b'{"choices": "nope"}', "malformed response"),
+])
+def test_replies_that_are_no_answer_are_backend_errors_retried_later(eval_release, tmp_path, payload, phrase):
+    result, rows = _run_with(eval_release, tmp_path, lambda body: (200, payload, {}))
+    assert result.exit_code == 8 and "rerun the same command to retry them" in result.output
+    assert rows and all(r["prediction"]["status"] == "backend_error" and phrase in r["prediction"]["error"]
+                        for r in rows)
+    with sqlite3.connect(tmp_path / "evals" / "cache.sqlite") as db:  # never cached as an answer
+        assert db.execute("SELECT count(*) FROM entries WHERE kind = 'predict'").fetchone()[0] == 0
+
+
+def test_an_openai_safety_refusal_is_the_models_answer(eval_release, tmp_path):
+    payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": None,
+                                                   "refusal": "I can't help with that."}, "finish_reason": "stop"}]})
+    result, rows = _run_with(eval_release, tmp_path, lambda body: (200, payload, {}))
+    assert result.exit_code == 0 and {r["prediction"]["text"] for r in rows} == {"I can't help with that."}
+
+
+replies = st.one_of(
+    st.binary(max_size=200),
+    st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                 lambda c: st.lists(c, max_size=3) | st.dictionaries(
+                     st.sampled_from(["choices", "message", "content", "usage", "finish_reason", "refusal", "x"]),
+                     c, max_size=4), max_leaves=15).map(lambda v: json.dumps(v).encode()),
+    st.text(max_size=50).map(lambda t: completion(t)),
+)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payload=replies, status=st.sampled_from([200, 200, 200, 400, 404, 413, 429, 500, 503]))
+def test_random_server_replies_never_end_in_a_traceback(eval_release, tmp_path_factory, payload, status):
+    tmp = tmp_path_factory.mktemp("fuzz")
+    with ScriptedServer(lambda body: (status, payload, {})) as srv:
+        result = invoke(*eval_args(eval_release, tmp / "evals", srv.url, "--configs", "default", "--limit", "1"))
+    assert result.exit_code in (0, 2, 8), (result.output, repr(result.exception))
+    if result.exit_code != 0:
+        assert result.output.strip().splitlines()[-1].startswith("Error: "), result.output
+
+
+# -- options that must refuse ---------------------------------------------------------------------------
+@pytest.mark.parametrize("extra, phrase", [
+    (["--configs", ""], "--configs is empty"),
+    (["--configs", " , "], "--configs is empty"),
+    (["--abilities", "XX"], "unknown ability XX"),
+    (["--api-key-env", "MMRC_TEST_UNSET_KEY"], "MMRC_TEST_UNSET_KEY, which is not set"),
+    (["--temperature", "0.7"], "add --generation model-default"),
+    (["--sample", "2", "--limit", "2"], "pass one of them"),
+    (["--trust-remote-code"], "transformers backend only"),
+])
+def test_options_that_make_no_sense_are_refused(eval_release, server, tmp_path, monkeypatch, extra, phrase):
+    monkeypatch.delenv("MMRC_TEST_UNSET_KEY", raising=False)
+    result = invoke(*eval_args(eval_release, tmp_path / "evals", server.url, *extra))
+    assert phrase in one_line(result, 2) and not (tmp_path / "evals").exists()
+
+
+def test_load_in_4bit_is_refused_on_the_cpu(eval_release, smoke_model, tmp_path):
+    result = invoke("eval", "run", str(eval_release), "--revision", "v0.1.0", "--model", str(smoke_model),
+                    "--device", "cpu", "--load-in-4bit", "--judge", "none", "-o", str(tmp_path / "evals"), "--quiet")
+    assert "needs a CUDA device" in one_line(result, 2)
+
+
+# -- credentials ----------------------------------------------------------------------------------------
+def test_url_credentials_never_reach_the_lock_file_or_the_busy_message(eval_release, tmp_path, monkeypatch):
+    import sys
+
+    from builder.locks import FolderLock
+
+    with ScriptedServer(lambda body: "Image 1") as srv:
+        url = srv.url.replace("http://", "http://alice:s3cret-pw@")
+        target = tmp_path / "evals" / "mmrc-v0.1.0" / "held"
+        monkeypatch.setattr(sys, "argv", ["mmrc-build", "eval", "run", "--base-url", url])
+        with FolderLock(target):  # another writer holds the folder, its command line had the password
+            assert "s3cret-pw" not in (target.parent / ".held.lock").read_text()
+            result = invoke(*eval_args(eval_release, tmp_path / "evals", url, "--name", "held"))
+        line = one_line(result, 9)
+        assert "s3cret-pw" not in line and "***@" in line
+        done = invoke(*eval_args(eval_release, tmp_path / "evals", url, "--name", "ok-run"))
+        assert done.exit_code == 0, done.output
+    written = [p for p in (tmp_path / "evals").rglob("*") if p.is_file()]
+    assert written and not any(b"s3cret-pw" in p.read_bytes() for p in written)
