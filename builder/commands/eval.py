@@ -206,9 +206,11 @@ def _summary(doc: dict) -> None:
     key = overall["metric"]
     click.echo("  " + "  ".join(f"{a} {_num((doc['abilities'][a][key] or {}).get('mean'))}" for a in ABILITIES))
     obj = doc["objective"]
-    click.echo(f"  EP {_num(obj['ep']['mean'])}  IMP {_num(obj['imp']['mean'])}  "
-               f"RP {_num((obj.get('rp') or {}).get('mean'))}  mcq {_num(obj['mcq_accuracy']['mean'])}  "
-               f"tf {_num(obj['tf_accuracy']['mean'])}  statuses {doc['statuses']['prediction']}")
+    by = ", ".join(f"{k} {v}" for k, v in (obj["rp"].get("refusal_by") or {}).items())
+    click.echo(f"  EP {_num(obj['ep']['mean'])}  IMP {_num(obj['imp']['mean'])}  RP {_num(obj['rp']['mean'])}"
+               f"{f' (refusals by {by})' if by else ''}  over-refusal {_num(obj['over_refusal']['mean'])}  "
+               f"mcq {_num(obj['mcq_accuracy']['mean'])}  tf {_num(obj['tf_accuracy']['mean'])}  "
+               f"statuses {doc['statuses']['prediction']}")
 
 
 def _num(value) -> str:
@@ -218,11 +220,94 @@ def _num(value) -> str:
 @command.command("report")
 @click.argument("root", type=_dir, default=Path("evals"))
 def report(root):
-    """Leaderboard (leaderboard.md), radar.png and length.png over every model evaluated under ROOT."""
+    """Leaderboard (leaderboard.md: MMRC Table 3 with CIs, CR*/IU*/MR*, Note-taking, modality swap,
+    domains) and figures (radar, Fig. 7 length, Fig. 9 updates, Fig. 15 topics, evidence position)
+    over every model evaluated under ROOT."""
     from builder.eval.report import write_report
 
     result = write_report(root)
     click.echo(f"{result['leaderboard']}: " + ", ".join(f"{r} ({n} model(s))" for r, n in result["releases"].items()))
+
+
+@command.command("compare")
+@click.argument("run_a", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.argument("run_b", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--bootstrap", default=1000, show_default=True, help="Bootstrap resamples (dialogues) for the CIs.")
+@click.option("--seed", default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def compare_runs(run_a, run_b, bootstrap, seed, as_json):
+    """B − A on the questions both runs answered: a paired bootstrap over dialogues, overall and per
+    ability, on the judge's scale when one judge scored both (else rule-scored mcq/tf accuracy)."""
+    import json
+
+    from builder.eval import compare
+
+    doc_a, samples_a = compare.read_run(run_a)
+    doc_b, samples_b = compare.read_run(run_b)
+    metric, why = compare.comparable_metric(doc_a, doc_b)
+    result = compare.paired(samples_a, samples_b, metric, {"resamples": bootstrap, "seed": seed})
+    result["why_not_judge"] = why
+    if as_json:
+        click.echo(json.dumps(result, indent=2, sort_keys=True))
+        return
+    click.echo(f"B − A on {result['shared']} shared questions, {metric}" + (f" ({why})" if why else "")
+               + f"\n  A: {run_a}\n  B: {run_b}")
+    for label, d in [("overall", result["overall"]), *result["abilities"].items()]:
+        ci = f" [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}]" if d["ci"] else ""
+        diff = "n/a" if d["difference"] is None else f"{d['difference']:+.3f}{ci}"
+        click.echo(f"  {label:8} A {_num(d['a'])}  B {_num(d['b'])}  B−A {diff}  (n={d['n']})")
+
+
+@command.group("review")
+def review_group():
+    """Human re-evaluation (MMRC CR*/IU*/MR*): export a sheet, import the filled sheets."""
+
+
+@review_group.command("export")
+@click.argument("run", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Sheet to write (default: RUN/review-<abilities>.csv).")
+@click.option("--abilities", default="CR,IU,MR", show_default=True, help="Abilities to re-evaluate.")
+@click.option("--annotator", default=None, help="Prefill the annotator column.")
+@click.option("--force", is_flag=True, help="Overwrite an existing sheet.")
+def review_export(run, out, abilities, annotator, force):
+    """Write a CSV sheet for RUN: question, golden context (evidence turns), reference answer, the
+    model's answer, the judge's score, and empty human_score / annotator columns to fill."""
+    from builder.errors import ConfigError, OutputExistsError
+    from builder.eval import review
+    from builder.records import ABILITIES
+
+    wanted = _names(abilities, "--abilities")
+    unknown = [a for a in wanted if a not in ABILITIES]
+    if unknown:
+        raise ConfigError(f"unknown ability {', '.join(unknown)} in --abilities; available: {', '.join(ABILITIES)}")
+    out = out or Path(run) / f"review-{'-'.join(wanted)}.csv"
+    if out.exists() and not force:
+        raise OutputExistsError(f"{out} exists (maybe already being filled in); pass --force to overwrite it or -o "
+                                "for another sheet")
+    rows = review.export_rows(review.read_samples(run), wanted, annotator)
+    review.write_sheet(rows, out)
+    click.echo(f"{out}: {len(rows)} question(s) of {', '.join(wanted)} to score 0-5 (fill human_score and "
+               "annotator, then `mmrc-build eval review import RUN SHEET`)")
+
+
+@review_group.command("import")
+@click.argument("run", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.argument("sheets", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--replace", is_flag=True, help="Take a new score where an annotator scored a question before.")
+def review_import(run, sheets, replace):
+    """Read filled SHEETS into RUN: every row validated (one line per bad row, nothing imported
+    until all are right); results.json gains human scores and judge–human agreement."""
+    from builder.eval import review
+
+    result = review.import_sheets(run, list(sheets), replace=replace)
+    click.echo(f"{run}: imported {result['imported']} score(s) ({result['unscored']} row(s) left unscored); "
+               f"{result['reviews']} review(s) in all")
+    for code, entry in (result["human"] or {}).get("abilities", {}).items():
+        agree = entry["agreement"]
+        click.echo(f"  {code}* {_num(entry['human']['mean'])} (n={entry['human']['n']})  judge "
+                   f"{_num(entry['judge_on_reviewed']['mean'])}  agreement exact {_num(agree['exact'])}, ±1 "
+                   f"{_num(agree['within_1'])}, weighted kappa {_num(agree['weighted_kappa'])}")
 
 
 @command.command("smoke-model")

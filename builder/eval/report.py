@@ -1,9 +1,21 @@
 """``eval report``: every model evaluated under a folder, side by side.
 
-Reads ``OUT/<release>-<tag>/<model>/results.json`` and writes ``OUT/leaderboard.md`` (one
-table per release: MMRC Table 3 columns, the Note-taking delta of Table 4, the modality-swap
-gap), ``OUT/<release>-<tag>/radar.png`` and ``length.png``, and copies of the figures of the
-release with the most results at ``OUT/radar.png`` and ``OUT/length.png``.
+Reads ``OUT/<release>-<tag>/<model>/results.json`` and writes ``OUT/leaderboard.md``, one section
+per release:
+
+- MMRC Table 3: overall, the six abilities, the human re-evaluated CR*/IU*/MR*, EP, IMP, RP;
+  every cell with its 95% CI;
+- the numbers beside the paper's (named as extras): IMP as Jaccard, over-refusal, refusal
+  agreement, RP by judge / phrase matcher alone, mcq/tf accuracy, judge failures;
+- judge–human agreement per ability (exact, within ±1, weighted kappa);
+- MMRC Table 4: the Note-taking delta per ability with its paired-bootstrap CI, only between runs
+  scored by the same judge (otherwise it says why not);
+- MMRC §4.2: the modality-swap gap, over all abilities and over the memory abilities;
+- MMRC Fig. 15: domain bias per topic group and topic;
+
+and the figures ``radar.png``, ``length.png`` (Fig. 7), ``topics.png`` (Fig. 15), ``updates.png``
+(Fig. 9) and ``evidence.png`` under ``OUT/<release>-<tag>/``, copied to ``OUT/`` for the release
+with the most results.
 """
 
 from __future__ import annotations
@@ -14,16 +26,26 @@ from collections import defaultdict
 from pathlib import Path
 
 from builder.errors import InputError
-from builder.eval import figures
-from builder.records import ABILITIES
+from builder.eval import compare, figures
+from builder.eval.review import REVIEW_ABILITIES
+from builder.eval.run import RESULTS_FORMAT
+from builder.records import ABILITIES, TOPIC_GROUPS
+
+FIGURES = {"radar.png": figures.radar, "length.png": figures.memory_by_length, "topics.png": figures.domains,
+           "updates.png": figures.update_frequency, "evidence.png": figures.evidence_position}
+BOOT = {"resamples": 1000, "seed": 0}
 
 
 def _fmt(value, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
-def _mean(entry) -> float | None:
-    return None if entry is None else entry.get("mean")
+def _cell(entry: dict | None, digits: int = 2) -> str:
+    """``mean [lo, hi]``; ``n/a`` when not computed."""
+    if not entry or entry.get("mean") is None:
+        return "n/a"
+    ci = entry.get("ci")
+    return _fmt(entry["mean"], digits) + (f" [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]" if ci else "")
 
 
 def load_results(root: Path) -> dict[str, list[tuple[str, dict]]]:
@@ -36,8 +58,13 @@ def load_results(root: Path) -> dict[str, list[tuple[str, dict]]]:
         except (OSError, json.JSONDecodeError) as exc:
             raise InputError(f"{path} is not readable JSON ({exc}); rerun `mmrc-build eval run` for that model") \
                 from None
-        if doc.get("format", "").startswith("mmrc-eval-results/"):
-            found[path.parent.parent.name].append((path.parent.name, doc))
+        if not isinstance(doc, dict) or not str(doc.get("format", "")).startswith("mmrc-eval-results/"):
+            continue
+        if doc["format"] != RESULTS_FORMAT:
+            raise InputError(f"{path} was written by an older mmrc-build ({doc['format']}, now {RESULTS_FORMAT}: RP "
+                             "and IMP follow the paper since); rerun `mmrc-build eval run` for that model (its answers "
+                             "come from the cache)")
+        found[path.parent.parent.name].append((path.parent.name, doc))
     return dict(found)
 
 
@@ -46,55 +73,128 @@ def _model_key(doc: dict) -> tuple:
     return model.get("backend"), model.get("model"), model.get("weights_sha256"), doc["release"]["commit"]
 
 
-def _row(name: str, doc: dict) -> str:
+def _human(doc: dict, code: str) -> dict | None:
+    return (((doc.get("human") or {}).get("abilities") or {}).get(code) or {}).get("human")
+
+
+def _main_row(name: str, doc: dict) -> str:
     obj, ab = doc["objective"], doc["abilities"]
-    judged = doc["overall"]["metric"] == "judge_all"
-    key = "judge_all" if judged else "rule_accuracy"
-    fail = doc.get("judge_fail_rate")
+    key = doc["overall"]["metric"]
+    rp = obj.get("rp") or {}
+    rp_by = "" if not rp.get("refusal_by") or set(rp["refusal_by"]) == {"judge"} else " ¹"
     cells = [name + (" ⚠ smoke" if doc.get("warning") else ""), "yes" if doc.get("notes") else "no",
-             _fmt(doc["overall"]["mean"]), *[_fmt(_mean(ab[a][key])) for a in ABILITIES],
-             _fmt(_mean(obj["ep"])), _fmt(_mean(obj["imp"])), _fmt(_mean(obj.get("rp"))),
-             _fmt(_mean(obj["mcq_accuracy"])), _fmt(_mean(obj["tf_accuracy"])),
-             "n/a" if fail is None else f"{fail['rate']:.1%}", str(doc["questions"])]
+             _cell(doc["overall"]), *[_cell(ab[a][key]) for a in ABILITIES],
+             *[_cell(_human(doc, a)) for a in REVIEW_ABILITIES],
+             _cell(obj["ep"]), _cell(obj["imp"]), _cell(rp) + rp_by, str(doc["questions"])]
     return "| " + " | ".join(cells) + " |"
 
 
-def _notes_table(entries: list[tuple[str, dict]]) -> list[str]:
-    base = {_model_key(doc): (name, doc) for name, doc in entries if not doc.get("notes")}
+def _extras_row(name: str, doc: dict) -> str:
+    obj = doc["objective"]
+    fail = doc.get("judge_fail_rate")
+    cells = [name, _cell(obj.get("imp_jaccard")), _cell(obj.get("over_refusal")), _cell(obj.get("refusal_agreement")),
+             _cell(obj.get("rp_judge")), _cell(obj.get("rp_phrase_matcher")), _cell(obj["mcq_accuracy"]),
+             _cell(obj["tf_accuracy"]), "n/a" if fail is None else f"{fail['rate']:.1%} ({fail['failed']}/{fail['of']})"]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _human_table(entries) -> list[str]:
     lines = []
     for name, doc in entries:
-        if not doc.get("notes") or _model_key(doc) not in base:
-            continue
-        base_name, base_doc = base[_model_key(doc)]
-        if base_doc["overall"]["metric"] != doc["overall"]["metric"]:
-            continue
-        key = doc["overall"]["metric"]
-        for code in ABILITIES:
-            before, after = _mean(base_doc["abilities"][code][key]), _mean(doc["abilities"][code][key])
-            delta = "n/a" if before is None or after is None else f"{after - before:+.2f}"
-            lines.append(f"| {base_name} | {code} | {_fmt(before)} | {_fmt(after)} | {delta} |")
+        human = doc.get("human") or {}
+        for code, entry in sorted((human.get("abilities") or {}).items()):
+            agree = entry["agreement"]
+            lines.append(f"| {name} | {code}* | {_cell(entry['human'])} | {_cell(entry['judge_on_reviewed'])} | "
+                         f"{entry['human']['n']} | {entry['annotators']} | {_fmt(agree['exact'])} | "
+                         f"{_fmt(agree['within_1'])} | {_fmt(agree['weighted_kappa'])} |")
+        if human.get("stale_reviews"):
+            lines.append(f"| {name} | (stale) | {human['stale_reviews']} review(s) of answers that changed since "
+                         "export, not counted | | | | | | |")
     if not lines:
         return []
-    return ["", "### Note-taking (with − without notes, per ability; MMRC Table 4)", "",
-            "| model | ability | without | with | Δ |", "|---|---|---|---|---|", *lines]
+    return ["", "### Human re-evaluation (CR*/IU*/MR*; judge–human agreement)", "",
+            "| model | ability | human | judge on the same questions | questions | annotators | exact | ±1 | "
+            "weighted κ |", "|---|---|---|---|---|---|---|---|---|", *lines]
 
 
-def _swap_table(entries: list[tuple[str, dict]]) -> list[str]:
+def _notes_table(entries, samples_of) -> list[str]:
+    base = defaultdict(list)
+    for name, doc in entries:
+        if not doc.get("notes"):
+            base[_model_key(doc)].append((name, doc))
+    lines, skipped = [], []
+    for name, doc in entries:
+        if not doc.get("notes") or not base.get(_model_key(doc)):
+            continue
+        matches = [(bn, bd) for bn, bd in base[_model_key(doc)]
+                   if compare.judge_fingerprint(bd) == compare.judge_fingerprint(doc)]
+        if not matches:
+            skipped.append(f"- {name}: not paired with {', '.join(bn for bn, _ in base[_model_key(doc)])}: the runs "
+                           "were scored by different judges or judge prompts, so their scores do not compare")
+            continue
+        base_name, base_doc = matches[0]
+        metric, _ = compare.comparable_metric(base_doc, doc)
+        diff = compare.paired(samples_of(base_name, base_doc), samples_of(name, doc), metric, BOOT)
+        for code in ABILITIES:
+            d = diff["abilities"][code]
+            delta = "n/a" if d["difference"] is None else f"{d['difference']:+.2f}" + (
+                f" [{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}]" if d["ci"] else "")
+            lines.append(f"| {base_name} | {code} | {_fmt(d['a'])} | {_fmt(d['b'])} | {delta} | {d['n']} |")
+    if not lines and not skipped:
+        return []
+    out = ["", "### Note-taking (with − without notes, per ability, paired on the same questions; MMRC Table 4)", ""]
+    if lines:
+        out += ["| model | ability | without | with | Δ [95% CI] | questions |", "|---|---|---|---|---|---|", *lines]
+    return out + ([""] + skipped if skipped else [])
+
+
+def _swap_table(entries) -> list[str]:
     lines = []
     for name, doc in entries:
-        paired = (doc.get("modality_swap") or {}).get("paired")
-        if not paired or not paired["pairs"]:
-            continue
-        diff = paired["original_minus_variant"]
-        ci = "" if not diff["ci"] else f" [{diff['ci'][0]:.2f}, {diff['ci'][1]:.2f}]"
-        relative = "n/a" if diff["relative_pct"] is None else f"{diff['relative_pct']:+.1f}%"
-        lines.append(f"| {name} | {paired['metric']} | {paired['pairs']} | {_fmt(diff['mean_a'])} | "
-                     f"{_fmt(diff['mean_b'])} | {_fmt(diff['difference'])}{ci} | {relative} |")
+        swap = doc.get("modality_swap") or {}
+        for label, paired in (("all abilities", swap.get("paired")), ("memory (IE, IM, MR)", swap.get("paired_memory"))):
+            if not paired or not paired["pairs"]:
+                continue
+            diff = paired["original_minus_variant"]
+            ci = "" if not diff["ci"] else f" [{diff['ci'][0]:.2f}, {diff['ci'][1]:.2f}]"
+            relative = "n/a" if diff["relative_pct"] is None else f"{diff['relative_pct']:+.1f}%"
+            lines.append(f"| {name} | {label} | {paired['metric']} | {paired['pairs']} | {_fmt(diff['mean_a'])} | "
+                         f"{_fmt(diff['mean_b'])} | {_fmt(diff['difference'])}{ci} | {relative} |")
     if not lines:
         return []
     return ["", "### Modality swap (original text vs image variant, paired; MMRC §4.2)", "",
-            "| model | metric | pairs | original | variant | difference [95% CI] | relative |",
-            "|---|---|---|---|---|---|---|", *lines]
+            "| model | questions | metric | pairs | original | variant | difference [95% CI] | relative |",
+            "|---|---|---|---|---|---|---|---|", *lines]
+
+
+def _domain_table(entries) -> list[str]:
+    topics = sorted({t for _, doc in entries for t in doc["breakdowns"]["topic"]})
+    groups = [g for g in TOPIC_GROUPS if any(g in doc["breakdowns"]["topic_group"] for _, doc in entries)]
+    if not topics:
+        return []
+    lines = ["", "### Domain (score by topic group and topic; MMRC Fig. 15)", "",
+             "| model | " + " | ".join(groups + topics) + " |", "|" + "---|" * (1 + len(groups) + len(topics))]
+    for name, doc in entries:
+        b = doc["breakdowns"]
+        cells = [_cell((b["topic_group"].get(g) or {}).get("score")) for g in groups]
+        cells += [_cell((b["topic"].get(t) or {}).get("score")) for t in topics]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
+DEFINITIONS = [
+    "", "### What the columns are",
+    "- **The paper's (MMRC §4.1)**: abilities = judge score 0–5 over all questions (unanswered = 0), or rule-scored "
+    "mcq/tf accuracy when no judge ran; CR*/IU*/MR* = human re-evaluation (`eval review import`); "
+    "EP = |model items ∩ gold items| / |model items|; IMP = |hit| / |hit ∪ miss| (gold images identified / gold "
+    "images); RP = refused / should-refuse, over the questions whose ground truth is a refusal.",
+    "- **Extras, not in the paper**: IMP Jaccard = |P ∩ G| / |P ∪ G|; over-refusal = refusals of answerable "
+    "questions; refusal agreement = refused == should_refuse over all questions; RP by the judge alone or the "
+    "phrase matcher alone; mcq/tf accuracy.",
+    "- ¹ RP's refusals came (partly) from the phrase matcher: no judge verdict for them (`--judge none`, or a "
+    "judge reply without its REFUSED line); see `objective.rp.refusal_by` in results.json.",
+    "- Cells: mean [95% CI], cluster bootstrap over dialogues.",
+]
 
 
 def write_report(root: Path) -> dict:
@@ -110,25 +210,33 @@ def write_report(root: Path) -> dict:
         entries.sort(key=lambda e: (-(e[1]["overall"]["mean"] or 0), e[0]))
         first = entries[0][1]
         metrics = sorted({doc["overall"]["metric"] for _, doc in entries})
+
+        def samples_of(name: str, doc: dict, release=release) -> list[dict]:
+            path = root / release / name / "samples.jsonl"
+            return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
         lines += [f"## {release}", "",
                   f"Release `{first['release']['location']}` at `{first['release']['revision']}` "
                   f"(commit `{first['release']['commit'][:12]}`). Overall and ability columns: "
-                  + " / ".join("judge score 0–5 over all questions (unscored = 0)" if m == "judge_all"
-                               else "rule-scored mcq/tf accuracy (no judge; open questions not scored)"
-                               for m in metrics) + ".", "",
-                  "| model | notes | overall | " + " | ".join(ABILITIES)
-                  + " | EP | IMP | RP | mcq acc | tf acc | judge fail | questions |",
-                  "|" + "---|" * (3 + len(ABILITIES) + 7)]
-        lines += [_row(name, doc) for name, doc in entries]
+                  + " / ".join(figures.LABELS[m] for m in metrics) + ".", "",
+                  "| model | notes | overall | " + " | ".join(ABILITIES) + " | "
+                  + " | ".join(f"{a}*" for a in REVIEW_ABILITIES) + " | EP | IMP | RP | questions |",
+                  "|" + "---|" * (3 + len(ABILITIES) + len(REVIEW_ABILITIES) + 4)]
+        lines += [_main_row(name, doc) for name, doc in entries]
         if any(doc.get("warning") for _, doc in entries):
             lines += ["", "⚠ smoke: a random-weight model built by `mmrc-build eval smoke-model`; its scores mean "
                       "nothing (it exercises the code path)."]
-        lines += _notes_table(entries) + _swap_table(entries)
-        lines += ["", f"![abilities]({release}/radar.png) ![length]({release}/length.png)", ""]
-        figures.radar(entries, root / release / "radar.png")
-        figures.lengths(entries, root / release / "length.png")
+        lines += ["", "### Beside the paper's numbers (extras)", "",
+                  "| model | IMP Jaccard | over-refusal | refusal agreement | RP judge | RP phrase matcher | mcq acc | "
+                  "tf acc | judge fail |", "|---|---|---|---|---|---|---|---|---|"]
+        lines += [_extras_row(name, doc) for name, doc in entries]
+        lines += _human_table(entries) + _notes_table(entries, samples_of) + _swap_table(entries)
+        lines += _domain_table(entries) + DEFINITIONS
+        lines += ["", " ".join(f"![{Path(n).stem}]({release}/{n})" for n in FIGURES), ""]
+        for name, draw in FIGURES.items():
+            draw(entries, root / release / name)
     busiest = max(sorted(releases), key=lambda r: len(releases[r]))
-    for name in ("radar.png", "length.png"):
+    for name in FIGURES:
         shutil.copyfile(root / busiest / name, root / name)
     (root / "leaderboard.md").write_text("\n".join(lines) + "\n")
     return {"leaderboard": str(root / "leaderboard.md"), "releases": {r: len(e) for r, e in releases.items()}}

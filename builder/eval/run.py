@@ -22,7 +22,7 @@ from builder import __version__, io
 from builder.errors import ConfigError, IncompleteError, OutputExistsError
 from builder.eval import judge as judge_mod
 from builder.eval import notes as notes_mod
-from builder.eval import prompts, samples as samples_mod, score, source
+from builder.eval import prompts, review, samples as samples_mod, score, source
 from builder.eval.backends import BackendSpec, Group, Reply, Request, make_backend
 from builder.eval.cache import EvalCache, cache_key
 from builder.eval.select import choose_dialogues
@@ -31,7 +31,7 @@ from builder.locks import FolderLock
 from builder.progress import Progress
 from builder.records import ABILITIES
 
-RESULTS_FORMAT = "mmrc-eval-results/1"
+RESULTS_FORMAT = "mmrc-eval-results/2"  # 2: RP/IMP as the paper defines them, analyses, human
 CONFIG_ORDER = {"default": 0, "modality_swap": 1}
 
 
@@ -150,7 +150,9 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
                                           "notetaker": note_backend.stats if note_backend else None},
                         "timings": {"total_s": round(time.perf_counter() - started, 3)}}
             complete = not _backend_failures(rows) and not (note_backend and note_backend.stats.get("notes_backend_errors"))
-            _write(target, rows, doc, manifest, judged, complete)
+            reviews = review.load_reviews(target)  # human scores imported into an earlier run are kept
+            doc["human"] = review.human_section(rows, reviews, boot)
+            _write(target, rows, doc, manifest, judged, complete, reviews)
         finally:
             cache.close()
     log(f"eval: {target}")
@@ -403,7 +405,8 @@ def _backend_failures(rows: list[dict]) -> tuple[int, int] | None:
     return (errors, judge_errors) if errors or judge_errors else None
 
 
-def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bool, complete: bool) -> None:
+def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bool, complete: bool,
+           reviews: list[dict] | None = None) -> None:
     from builder.eval import figures
 
     _refuse_foreign(target)  # again under the lock: nothing appeared there since the run began
@@ -414,9 +417,12 @@ def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bo
         for row in rows:
             fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
     io.write_text_atomic(partial / "results.json", json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-    figures.ability_bars(doc, partial / "figures" / "abilities.png")
-    figures.length_curve(doc, partial / "figures" / "length.png")
-    manifest = {**manifest, "files": {name: io.sha256_file(partial / name) for name in ("samples.jsonl", "results.json")}}
+    names = ["samples.jsonl", "results.json"]
+    if reviews:
+        io.write_text_atomic(partial / review.REVIEWS_FILE, review.reviews_text(reviews))
+        names.append(review.REVIEWS_FILE)
+    figures.run_figures(doc, partial / "figures")
+    manifest = {**manifest, "files": {name: io.sha256_file(partial / name) for name in names}}
     io.write_text_atomic(partial / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     if complete:  # last: a folder without it is not a finished eval (report skips it)
         (partial / io.SUCCESS).write_text("")

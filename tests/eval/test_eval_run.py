@@ -137,7 +137,8 @@ def test_report_shows_notes_delta_and_swap_gap(eval_release, smoke_model, tmp_pa
     result = write_report(tmp_path)
     text = (tmp_path / "leaderboard.md").read_text()
     assert result["releases"] == {"mmrc-v0.1.0": 2}
-    assert "### Note-taking" in text and re.search(r"\| smoke-model-[0-9a-f]{8} \| IE \| 4.00 \| 4.00 \| \+0.00 \|", text)
+    assert "### Note-taking" in text and re.search(r"\| smoke-model-[0-9a-f]{8} \| IE \| 4.00 \| 4.00 \| \+0.00 "
+                                                   r"\[\+0.00, \+0.00\] \| 4 \|", text)
     assert "### Modality swap" in text and "⚠ smoke" in text
     assert (tmp_path / "radar.png").stat().st_size > 1000 and (tmp_path / "length.png").exists()
 
