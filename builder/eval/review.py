@@ -101,9 +101,9 @@ def _read_sheet(path: Path) -> list[tuple[int, dict]]:
         if missing:
             raise InputError(f"review sheet {path} lacks column(s) {', '.join(missing)}; fill in the sheet "
                              "`eval review export` wrote, keeping its header")
-        return [(reader.line_num, row) for row in reader]
+        return [(number, row) for number, row in enumerate(reader, start=2)]  # spreadsheet rows: the header is 1
     except csv.Error as exc:
-        raise InputError(f"review sheet {path} line {reader.line_num}: not valid CSV ({exc}); check its quotes") \
+        raise InputError(f"review sheet {path} near line {reader.line_num}: not valid CSV ({exc}); check its quotes") \
             from None
 
 
@@ -124,7 +124,7 @@ def parse_sheets(sheets: list[Path], samples: list[dict]) -> tuple[list[dict], l
     reviews, errors, unscored, seen = [], [], 0, {}
     for sheet in sheets:
         for line, row in _read_sheet(sheet):
-            where = f"{Path(sheet).name} line {line}"
+            where = f"{Path(sheet).name} row {line}"
             if None in row:  # more cells than columns: a stray delimiter or quote
                 errors.append(f"{where}: more cells than the header has columns")
                 continue
