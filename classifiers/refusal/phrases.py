@@ -29,8 +29,11 @@ PATTERNS: tuple[str, ...] = (
     r"\bthere (?:is|was) no (?:way|mention|information|indication|record|detail)\b",
     r"\bnot (?:possible|able) to (?:tell|determine|say|know|answer)\b",
     r"\bi(?:'m| am) (?:not sure|uncertain)\b",
-    r"\b(?:the )?(?:conversation|dialogue|chat|context) (?:does not|doesn't|did not|didn't) "
-    r"(?:say|mention|specify|include|contain|provide)\b",
+    r"\b(?:the )?(?:conversation|dialogue|chat|context|discussion|user|text)(?: itself)? (?:does not|doesn't|did not|"
+    r"didn't|never) (?:say|mention|specify|include|contain|provide|give|name|state|list|tell|reveal|indicate|show|"
+    r"share|disclose|identify|describe)\b",
+    r"\bno (?:[\w'-]+ ){0,3}(?:is|was|were|has been|have been|had been) (?:given|mentioned|specified|stated|provided|"
+    r"named|shared|listed|disclosed|revealed)\b",
 )
 
 
