@@ -20,13 +20,15 @@ import hashlib
 import json
 import os
 import shutil
+from contextlib import contextmanager
+from io import BytesIO
 from pathlib import Path
 from typing import Any, Iterable
 
 import polars as pl
 
 from builder import __version__
-from builder.errors import ConfigError, InputError, OutputExistsError
+from builder.errors import ENVIRONMENT_ERRNOS, ConfigError, InputError, OutputExistsError
 from builder.records import LEDGER_SCHEMA, conform
 
 SUCCESS = "_SUCCESS"
@@ -114,10 +116,29 @@ def read_ledger(folder: Path) -> pl.DataFrame:
 # ---------------------------------------------------------------------------
 
 
+@contextmanager
+def named_os_errors(path: Path):
+    """Re-raise an OSError that names no file (pyarrow's full disk, a failed flush) as one that names
+    ``path``: the CLI turns a full disk or a permission problem into one line with the path."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in ENVIRONMENT_ERRNOS or exc.filename:
+            raise
+        raise OSError(exc.errno, os.strerror(exc.errno), str(path)) from exc
+
+
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
-    """Write then rename, so a reader never sees a torn file."""
+    """Write then rename, so a reader never sees a torn file.
+
+    The Parquet bytes are made in memory and written by Python: polars loses the OS's reason when
+    the disk fills up on a small file ("Invalid thrift: transport error"), Python keeps its errno.
+    """
     tmp = path.with_name(f".{path.name}.tmp")
-    df.write_parquet(tmp, **PARQUET_OPTS)
+    buffer = BytesIO()
+    df.write_parquet(buffer, **PARQUET_OPTS)
+    with named_os_errors(tmp), open(tmp, "wb") as fh:
+        fh.write(buffer.getbuffer())
     os.replace(tmp, path)
 
 
