@@ -76,6 +76,16 @@ def data_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("part-*.parquet")) + ([folder / LEDGER] if (folder / LEDGER).exists() else [])
 
 
+def require_utf8_path(path: Path, what: str) -> None:
+    """Refuse a path whose name is not valid UTF-8 (undecodable bytes arrive as surrogate escapes):
+    polars, pyarrow and the JSON manifests take text paths, so such a path would fail half-way."""
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        raise ConfigError(f"{what} {shown} is not a valid UTF-8 path; rename it or choose a UTF-8 name") from None
+
+
 # ---------------------------------------------------------------------------
 # reading stage outputs
 # ---------------------------------------------------------------------------
@@ -84,6 +94,7 @@ def data_files(folder: Path) -> list[Path]:
 def require_finished(folder: Path, what: str = "input") -> dict:
     """Return the manifest of a finished stage folder or fail with the fix."""
     folder = Path(folder)
+    require_utf8_path(folder, f"{what} folder")
     if not folder.is_dir():
         raise InputError(f"{what} folder {folder} does not exist; run the previous stage first")
     if not (folder / SUCCESS).exists():
@@ -170,6 +181,9 @@ class OutputFolder:
         self.state = state
         self.partial = self.target.parent / f".{self.target.name}.partial"
         self.force = force
+        inputs = list(inputs)
+        for path, what in [(self.target, "output folder"), *((p, "input folder") for p in inputs)]:
+            require_utf8_path(path, what)
         check_target(self.target, inputs)
 
     # -- lifecycle ---------------------------------------------------------
