@@ -28,7 +28,7 @@ from typing import Any, Iterable
 import polars as pl
 
 from builder import __version__
-from builder.errors import ENVIRONMENT_ERRNOS, ConfigError, InputError, OutputExistsError
+from builder.errors import ENVIRONMENT_ERRNOS, ConfigError, InputError, MMRCError, OutputExistsError
 from builder.records import LEDGER_SCHEMA, conform
 
 SUCCESS = "_SUCCESS"
@@ -84,6 +84,29 @@ def require_utf8_path(path: Path, what: str) -> None:
     except UnicodeEncodeError:
         shown = os.fsencode(path).decode("utf-8", "backslashreplace")
         raise ConfigError(f"{what} {shown} is not a valid UTF-8 path; rename it or choose a UTF-8 name") from None
+
+
+def require_regular_file(path: Path, what: str, hint: str, error: type[MMRCError] = InputError) -> Path:
+    """``path`` when it is a regular file; else ``error`` saying what it is instead. Checked before
+    opening: a named pipe would block the read forever."""
+    path = Path(path)
+    require_utf8_path(path, what)
+    if not path.exists():
+        raise error(f"{what} {path} does not exist; {hint}")
+    if not path.is_file():
+        kind = "a folder" if path.is_dir() else "not a regular file (a pipe, socket or device)"
+        raise error(f"{what} {path} is {kind}; {hint}")
+    return path
+
+
+def read_user_text(path: Path, what: str, hint: str, error: type[MMRCError] = InputError) -> str:
+    """The UTF-8 text of a small file the user names (a config, a list of ids), or one-line ``error``."""
+    data = require_regular_file(path, what, hint, error).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} {path} is not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8 "
+                    "text") from None
 
 
 # ---------------------------------------------------------------------------
