@@ -123,6 +123,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     # land in releases/releases/...), and the log names folders a user can find.
     data, releases = Path(data).absolute(), Path(releases).absolute()
     questions = Path(questions).absolute() if questions is not None else None
+    io.require_utf8_path(releases, "releases folder")  # before anything is made in it
     Path(releases).mkdir(parents=True, exist_ok=True)
     with FolderLock(releases / f"{config.name}-releases"):  # one release build per name at a time
         return _build(data, questions, releases, config, version, remove_ids, log, quiet)

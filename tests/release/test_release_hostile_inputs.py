@@ -35,3 +35,13 @@ def test_takedown_and_sources_files_that_are_not_text_are_one_line(tmp_path, opt
     assert result.exit_code == 3, (result.output, result.exception)
     assert result.output.count("\n") == 1 and result.output.startswith("Error: ") and message in result.output
     assert str(odd) in result.output and not (tmp_path / "rel" / "mmrc-v0.1.0").exists()
+
+
+def test_a_releases_folder_that_is_not_utf8_is_one_line(tmp_path):
+    data, rows = data_folder(tmp_path / "data", n=2)
+    releases = os.fsdecode(os.fsencode(str(tmp_path)) + b"/rel\xff")
+    result = CliRunner().invoke(main, ["release", "--version", "0.1.0", "--data", str(data), "--questions",
+                                       str(questions_file(tmp_path / "q.jsonl", rows)), "--releases-dir", releases])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert result.output.count("\n") == 1 and "rel\\xff is not a valid UTF-8 path" in result.output
+    assert not os.path.exists(releases)
