@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 from contextlib import contextmanager
 from io import BytesIO
@@ -150,16 +151,22 @@ def read_ledger(folder: Path) -> pl.DataFrame:
 # ---------------------------------------------------------------------------
 
 
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+
+
 @contextmanager
 def named_os_errors(path: Path):
-    """Re-raise an OSError that names no file (pyarrow's full disk, a failed flush) as one that names
-    ``path``: the CLI turns a full disk or a permission problem into one line with the path."""
+    """Re-raise an OSError that names no file (pyarrow's full disk, a failed flush, polars' CSV writer,
+    which keeps the errno only in its text: "... (os error 28)") as one that names ``path``: the CLI
+    turns a full disk or a permission problem into one line with the path."""
     try:
         yield
     except OSError as exc:
-        if exc.errno not in ENVIRONMENT_ERRNOS or exc.filename:
+        found = _OS_ERROR.search(str(exc)) if exc.errno is None else None
+        code = int(found.group(1)) if found else exc.errno
+        if code not in ENVIRONMENT_ERRNOS or exc.filename:
             raise
-        raise OSError(exc.errno, os.strerror(exc.errno), str(path)) from exc
+        raise OSError(code, os.strerror(code), str(path)) from exc
 
 
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:

@@ -115,3 +115,15 @@ def test_release_git_on_a_full_disk_says_so(tmp_path, monkeypatch):
     rerun = CliRunner().invoke(main, args)
     assert rerun.exit_code == 0, rerun.output
     assert (tmp_path / "rel" / "mmrc-v0.1.0" / "SHA256SUMS").is_file()
+
+
+def test_a_writer_that_keeps_the_errno_only_in_its_text_is_named(tmp_path):
+    """polars' CSV writer (classify sample) raises OSError('... (os error 28)') with no errno."""
+    import polars as pl
+
+    from builder import io
+
+    full = full_device(tmp_path)
+    with pytest.raises(OSError) as caught, io.named_os_errors(tmp_path / "sample.csv"):
+        pl.DataFrame({"a": list(range(100_000))}).write_csv(full)
+    assert caught.value.errno == 28 and caught.value.filename == str(tmp_path / "sample.csv")
