@@ -12,8 +12,8 @@ WITHHELD = '"<user id withheld>"'
 # fields that hold a user's identity in the supported formats: never written un-hashed
 USER_ID_KEYS = ("user_id", "user", "hashed_ip", "userId", "user_name", "username", "author", "email")
 # a user-id key as JSON ("user_id": ), a Python repr ('user_id': ) or key=value writes it, any case
-_KEY = re.compile(r"""(?P<q>["']?)(?<![\w-])(?:%s)(?P=q)\s*[:=]\s*""" % "|".join(sorted(USER_ID_KEYS, key=len, reverse=True)),
-                  re.IGNORECASE)
+_NAMES = "|".join(sorted(USER_ID_KEYS, key=len, reverse=True))
+_KEY = re.compile(rf"""(?P<q>["']?)(?<![\w-])(?:{_NAMES})(?P=q)\s*[:=]\s*""", re.IGNORECASE)
 _BARE = re.compile(r"[^,}\]\s]*")
 
 

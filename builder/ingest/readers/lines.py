@@ -8,8 +8,9 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
@@ -46,8 +47,7 @@ def open_log(path: Path) -> BinaryIO:
 
 def read_whole(path: Path) -> bytes:
     """A ``.json`` file's bytes without a leading byte-order mark."""
-    data = Path(path).read_bytes()
-    return data[len(BOM):] if data.startswith(BOM) else data
+    return Path(path).read_bytes().removeprefix(BOM)
 
 
 def lines(path: Path, limit: int) -> Iterator[tuple[int, bytes | None | Unreadable]]:
@@ -57,8 +57,8 @@ def lines(path: Path, limit: int) -> Iterator[tuple[int, bytes | None | Unreadab
         blocks = _Blocks(fh)
         number = 0
         for number, line in _split(blocks, limit):
-            if number == 1 and line is not None and line.startswith(BOM):
-                line = line[len(BOM):]
+            if number == 1 and line is not None:
+                line = line.removeprefix(BOM)
             yield number, line
         if blocks.broken:
             yield number + 1, Unreadable(blocks.broken)
