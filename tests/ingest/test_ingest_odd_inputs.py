@@ -12,6 +12,8 @@ import socket
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from builder.cli import main
@@ -130,3 +132,20 @@ def test_a_path_that_is_not_utf8_is_one_line(tmp_path, which):
     assert result.output.count("\n") == 1 and result.output.startswith("Error: ")
     assert "\\xff" in result.output and "not a valid UTF-8 path" in result.output
     assert os.listdir(os.fsencode(str(tmp_path))) == [b"raw\xff" if which == "RAW" else b"raw"]  # no lock file
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.binary(max_size=40).map(lambda b: bytes(b"ab\r\n"[x % 4] for x in b)),
+       block=st.integers(1, 9), limit=st.sampled_from([3, 100]))
+def test_lines_split_at_every_line_end_wherever_the_blocks_break(data, block, limit):
+    """The block reader gives the lines of re.split on \\r\\n|\\r|\\n, a \\r\\n cut between two blocks
+    included, and None for a line over the limit."""
+    import re
+
+    from builder.ingest.readers.lines import _split
+
+    want = re.split(rb"\r\n|\r|\n", data)
+    if want[-1] == b"":
+        want.pop()
+    blocks = [data[i:i + block] for i in range(0, len(data), block)]
+    assert list(_split(blocks, limit)) == [(i, w if len(w) <= limit else None) for i, w in enumerate(want, start=1)]

@@ -6,7 +6,6 @@ without ever being held whole, and a truncated or corrupt ``.gz`` reported where
 from __future__ import annotations
 
 import gzip
-import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,6 @@ from typing import BinaryIO
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
 BLOCK = 1 << 20
-_EOL = re.compile(rb"\r\n|\r|\n")
 
 
 class Unreadable:
@@ -83,16 +81,20 @@ class _Blocks:
 
 
 def _split(blocks, limit: int) -> Iterator[tuple[int, bytes | None]]:
-    held, over, number, after_cr = bytearray(), False, 0, False
+    held, over, number, after_cr = bytearray(), False, 0, False  # held: the start of a line cut by a block
     for block in blocks:
-        pos = 1 if after_cr and block[:1] == b"\n" else 0  # the \n of a \r\n split between two blocks
-        for end in _EOL.finditer(block, pos):
-            piece = block[pos:end.start()]
-            number += 1
-            yield number, None if over or len(held) + len(piece) > limit else bytes(held + piece)
-            held, over, pos = bytearray(), False, end.end()
+        if after_cr and block[:1] == b"\n":
+            block = block[1:]  # the \n of a \r\n split between two blocks
         after_cr = block.endswith(b"\r")
-        rest = block[pos:]
+        pieces = block.splitlines(keepends=True)  # bytes split at \n, \r\n and \r only
+        rest = pieces.pop() if pieces and not pieces[-1].endswith((b"\n", b"\r")) else b""
+        for piece in pieces:
+            line = piece.rstrip(b"\r\n")
+            number += 1
+            if held or over:
+                line = None if over or len(held) + len(line) > limit else bytes(held) + line
+                held, over = bytearray(), False
+            yield number, None if line is None or len(line) > limit else line
         if over or len(held) + len(rest) > limit:
             held, over = bytearray(), True  # an overlong line: never held whole
         else:
