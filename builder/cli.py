@@ -6,7 +6,6 @@ command or group). Domain errors become one-line messages here, at the boundary.
 
 from __future__ import annotations
 
-import errno
 import importlib
 import os
 
@@ -14,16 +13,10 @@ import click
 
 from builder import __version__
 from builder import stages
-from builder.errors import MMRCError
+from builder.errors import DISK_FULL_ERRNOS, ENVIRONMENT_ERRNOS, MMRCError
 
 # Order is the order of `mmrc-build --help`: the pipeline order of the stage registry.
 COMMAND_MODULES = stages.command_modules()
-
-
-# Errors of the machine, not of the code: a full disk, no permission, a read-only mount.
-ENVIRONMENT_ERRNOS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
-                      errno.EACCES: "permission denied", errno.EPERM: "operation not permitted",
-                      errno.EROFS: "read-only file system"}
 
 
 class MMRCGroup(click.Group):
@@ -40,8 +33,8 @@ class MMRCGroup(click.Group):
             if exc.errno not in ENVIRONMENT_ERRNOS:
                 raise
             where = exc.filename or "a file"
-            hint = (f"free space there (df -h {os.path.dirname(os.path.abspath(where))}) and rerun: finished shards "
-                    "are kept" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "fix the permissions and rerun")
+            hint = (f"free space there (df -h {os.path.dirname(os.path.abspath(where))}) and rerun the same command"
+                    if exc.errno in DISK_FULL_ERRNOS else "fix the permissions and rerun")
             click.echo(f"Error: {ENVIRONMENT_ERRNOS[exc.errno]} writing or reading {where}; {hint}", err=True)
             ctx.exit(3)
 

@@ -6,6 +6,16 @@ line on stderr and a non-zero exit; anything else is a bug and keeps its traceba
 
 from __future__ import annotations
 
+import errno
+
+# Errors of the machine, not of the code: a full disk, no permission, a read-only mount. The CLI
+# turns an OSError with one of these into one line naming the path; io.named_os_errors gives the
+# ones a library reports without a path (polars, pyarrow, git) that path.
+ENVIRONMENT_ERRNOS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+                      errno.EACCES: "permission denied", errno.EPERM: "operation not permitted",
+                      errno.EROFS: "read-only file system"}
+DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+
 
 class MMRCError(Exception):
     """Base class: a problem the user can fix. ``exit_code`` is what the CLI returns."""

@@ -19,14 +19,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
+from contextlib import contextmanager
+from io import BytesIO
 from pathlib import Path
 from typing import Any, Iterable
 
 import polars as pl
 
 from builder import __version__
-from builder.errors import ConfigError, InputError, OutputExistsError
+from builder.errors import ENVIRONMENT_ERRNOS, ConfigError, InputError, MMRCError, OutputExistsError
 from builder.records import LEDGER_SCHEMA, conform
 
 SUCCESS = "_SUCCESS"
@@ -74,6 +77,39 @@ def data_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("part-*.parquet")) + ([folder / LEDGER] if (folder / LEDGER).exists() else [])
 
 
+def require_utf8_path(path: Path, what: str) -> None:
+    """Refuse a path whose name is not valid UTF-8 (undecodable bytes arrive as surrogate escapes):
+    polars, pyarrow and the JSON manifests take text paths, so such a path would fail half-way."""
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        raise ConfigError(f"{what} {shown} is not a valid UTF-8 path; rename it or choose a UTF-8 name") from None
+
+
+def require_regular_file(path: Path, what: str, hint: str, error: type[MMRCError] = InputError) -> Path:
+    """``path`` when it is a regular file; else ``error`` saying what it is instead. Checked before
+    opening: a named pipe would block the read forever."""
+    path = Path(path)
+    require_utf8_path(path, what)
+    if not path.exists():
+        raise error(f"{what} {path} does not exist; {hint}")
+    if not path.is_file():
+        kind = "a folder" if path.is_dir() else "not a regular file (a pipe, socket or device)"
+        raise error(f"{what} {path} is {kind}; {hint}")
+    return path
+
+
+def read_user_text(path: Path, what: str, hint: str, error: type[MMRCError] = InputError) -> str:
+    """The UTF-8 text of a small file the user names (a config, a list of ids), or one-line ``error``."""
+    data = require_regular_file(path, what, hint, error).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} {path} is not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8 "
+                    "text") from None
+
+
 # ---------------------------------------------------------------------------
 # reading stage outputs
 # ---------------------------------------------------------------------------
@@ -82,6 +118,7 @@ def data_files(folder: Path) -> list[Path]:
 def require_finished(folder: Path, what: str = "input") -> dict:
     """Return the manifest of a finished stage folder or fail with the fix."""
     folder = Path(folder)
+    require_utf8_path(folder, f"{what} folder")
     if not folder.is_dir():
         raise InputError(f"{what} folder {folder} does not exist; run the previous stage first")
     if not (folder / SUCCESS).exists():
@@ -114,10 +151,35 @@ def read_ledger(folder: Path) -> pl.DataFrame:
 # ---------------------------------------------------------------------------
 
 
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+
+
+@contextmanager
+def named_os_errors(path: Path):
+    """Re-raise an OSError that names no file (pyarrow's full disk, a failed flush, polars' CSV writer,
+    which keeps the errno only in its text: "... (os error 28)") as one that names ``path``: the CLI
+    turns a full disk or a permission problem into one line with the path."""
+    try:
+        yield
+    except OSError as exc:
+        found = _OS_ERROR.search(str(exc)) if exc.errno is None else None
+        code = int(found.group(1)) if found else exc.errno
+        if code not in ENVIRONMENT_ERRNOS or exc.filename:
+            raise
+        raise OSError(code, os.strerror(code), str(path)) from exc
+
+
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
-    """Write then rename, so a reader never sees a torn file."""
+    """Write then rename, so a reader never sees a torn file.
+
+    The Parquet bytes are made in memory and written by Python: polars loses the OS's reason when
+    the disk fills up on a small file ("Invalid thrift: transport error"), Python keeps its errno.
+    """
     tmp = path.with_name(f".{path.name}.tmp")
-    df.write_parquet(tmp, **PARQUET_OPTS)
+    buffer = BytesIO()
+    df.write_parquet(buffer, **PARQUET_OPTS)
+    with named_os_errors(tmp), open(tmp, "wb") as fh:
+        fh.write(buffer.getbuffer())
     os.replace(tmp, path)
 
 
@@ -149,6 +211,9 @@ class OutputFolder:
         self.state = state
         self.partial = self.target.parent / f".{self.target.name}.partial"
         self.force = force
+        inputs = list(inputs)
+        for path, what in [(self.target, "output folder"), *((p, "input folder") for p in inputs)]:
+            require_utf8_path(path, what)
         check_target(self.target, inputs)
 
     # -- lifecycle ---------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import Any
 
 import click
 
+from builder import io
 from builder import stages as registry
 from builder.errors import ConfigError
 
@@ -47,15 +48,10 @@ class Step:
 
 
 def load(path: Path) -> dict:
-    path = Path(path)
-    if path.is_dir():
-        raise ConfigError(f"config {path} is a folder; pass the TOML file (e.g. raw/sample/pipeline.toml)")
+    text = io.read_user_text(path, "config file", "pass the pipeline TOML file (e.g. raw/sample/pipeline.toml)",
+                             ConfigError)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path} does not exist; see `mmrc-build run --help` for its shape") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"config file {path} is not UTF-8 text; save it as UTF-8 TOML") from None
+        return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise ConfigError(f"config file {path} is not valid TOML: {str(exc)[:200]}") from None
 
@@ -117,20 +113,51 @@ def _validate_section(name: str, section: Any) -> None:
         if option not in valid:
             raise ConfigError(f"unknown option {key!r} in [{name}]; available: "
                               f"{', '.join(sorted(set(valid) | own - {'help'}))}")
-        if getattr(valid[option], "is_flag", False):
+        param = valid[option]
+        if getattr(param, "is_flag", False):
             if not isinstance(value, bool):
                 raise ConfigError(f"[{name}] {key} is a flag: write {key} = true or false")
-        elif not _plain(value):
-            raise ConfigError(f"[{name}] {key} must be a string, a number, or a list or table of them")
+        elif isinstance(value, (list, dict)) and not param.multiple:
+            raise ConfigError(f"[{name}] {key} takes one value, not a {'list' if isinstance(value, list) else 'table'}"
+                              f"; write {key} = {_example(param)}")
+        elif isinstance(value, dict):  # a repeatable KEY=VALUE option
+            if not all(_scalar(v) for v in value.values()):
+                raise ConfigError(f"[{name}] {key} must be a table of strings or numbers")
+        else:
+            for item in value if isinstance(value, list) else [value]:
+                _check_value(name, key, param, item)
 
 
-def _plain(value: Any) -> bool:
-    scalar = lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool)  # noqa: E731
-    if isinstance(value, list):
-        return all(scalar(v) for v in value)
-    if isinstance(value, dict):
-        return all(scalar(v) for v in value.values())
-    return scalar(value)
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _wants(param: click.Parameter) -> tuple[type | tuple[type, ...], str]:
+    """The TOML type an option's value must have, and its name in a message."""
+    if isinstance(param.type, click.types.IntParamType):
+        return int, "an integer"
+    if isinstance(param.type, click.types.FloatParamType):
+        return (int, float), "a number"
+    return str, "a string in quotes"
+
+
+def _example(param: click.Parameter) -> str:
+    if isinstance(param.type, click.Choice):
+        return f'"{param.type.choices[0]}"'
+    return {int: "20", str: '"..."'}.get(_wants(param)[0], "0.5")
+
+
+def _check_value(section: str, key: str, param: click.Parameter, value: Any) -> None:
+    """The value has the option's type (as the command's own option declares it) and passes the
+    option's own check (a range, a choice), so `run --dry-run` catches what the run would refuse."""
+    kind, what = _wants(param)
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise ConfigError(f"[{section}] {key} must be {what} (e.g. {key} = {_example(param)}), not {value!r}")
+    if isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType, click.Choice)):
+        try:
+            param.type.convert(value, param, None)
+        except click.BadParameter as exc:
+            raise ConfigError(f"[{section}] {key}: {exc.message}") from None
 
 
 def options(section: dict[str, Any], skip: set[str] = frozenset()) -> list[str]:

@@ -75,7 +75,8 @@ def sample_command(data_dir: Path, out_csv: Path, *, strategy: str, model_dir: P
     out_csv = Path(out_csv)
     out_csv.parent.mkdir(parents=True, exist_ok=True)
     tmp = out_csv.with_name(f".{out_csv.name}.tmp")
-    out.write_csv(tmp)
+    with io.named_os_errors(tmp):
+        out.write_csv(tmp)
     tmp.replace(out_csv)
     return {"pool": pool.height, "excluded": len(labelled), "proposed": out.height,
             "per_topic": out.group_by("proposed_topic" if model is not None else "cluster").len().height}

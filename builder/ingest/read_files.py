@@ -18,6 +18,7 @@ from builder.ingest import dedup
 from builder.ingest.config import IngestConfig
 from builder.ingest.normalise import normalise, turn_count, user_text
 from builder.ingest.readers import iter_file, resolve_format
+from builder.ingest.readers.lines import compression_note
 from builder.ingest.records import Quarantined, RecordError
 from builder.ingest.resolve import ImageResolver
 from builder.records import dialogues_frame
@@ -77,7 +78,9 @@ def ingest_file(idx: int, path: Path, raw_dir: Path, work: Path, config: IngestC
     io.write_parquet_atomic(pl.DataFrame(quarantined, schema=Q_SCHEMA, orient="row"),
                             work / "quarantine" / f"f{idx:06d}.parquet")
     outputs = sorted((work / "rows").glob(f"f{idx:06d}-*.parquet")) + [work / "quarantine" / f"f{idx:06d}.parquet"]
+    note = compression_note(path)
     return {"file": rel, "format": name or "unknown", "records": records, "quarantined": len(quarantined),
+            **({"note": note} if note else {}),
             "outputs": {p.relative_to(work).as_posix(): io.sha256_file(p) for p in outputs}}
 
 

@@ -83,6 +83,8 @@ class ImageResolver:
         key = str(real)
         if key in self._by_path:
             return self._by_path[key]
+        if real.exists() and not real.is_file():  # a folder, a pipe (opening it would block), a device
+            raise RecordError("unreadable_image", f"image path {ref[:200]!r} is not a regular file")
         if not real.is_file():
             raise RecordError("missing_image", f"image file {ref[:200]!r} does not exist")
         size = real.stat().st_size

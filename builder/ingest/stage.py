@@ -47,6 +47,8 @@ def run_ingest(raw_dir: Path, out_dir: Path, config: IngestConfig = IngestConfig
     """Ingest ``raw_dir`` into ``out_dir``. ``executor`` runs phase 1 (one task per log file);
     ``workers > 1`` without one means a process pool. Per-file lines only with ``verbose``."""
     executor = executor or ExecutorSpec("processes" if workers > 1 else "local", workers)
+    io.require_utf8_path(raw_dir, "raw folder")
+    io.require_utf8_path(out_dir, "output folder")  # before the lock file is made beside it
     with FolderLock(Path(out_dir)):
         return _run_ingest(raw_dir, out_dir, config, exclude, force, executor, log, quiet, verbose)
 
@@ -138,6 +140,8 @@ def _read_all(files, raw_dir, work, out, config, salt, executor, log, quiet, ver
     def done(task: tuple[int, Path], info: dict) -> None:
         out.mark_shard(f"f{task[0]:06d}", info)
         progress.update(1, note=info["file"])
+        if info.get("note"):
+            log(f"ingest: note: {info['file']} is {info['note']}")
         if verbose:
             log(f"ingest: {info['file']}: {info['records']} records ({info['format']}), "
                 f"{info['quarantined']} quarantined")

@@ -31,6 +31,9 @@ class PublishConfig:
     endpoint: str | None = None  # None: HF_ENDPOINT or the public Hub
     rewrite_history: bool = False  # a takedown release: squash main and delete the earlier tags
 
+    def __post_init__(self):
+        loading.check_repo_id(self.repo_id)  # in --dry-run too: the card preview names it
+
 
 @dataclass(frozen=True)
 class LocalFile:

@@ -17,6 +17,7 @@ import polars as pl
 from builder import io
 from builder.errors import ConfigError
 from builder.images import MIME_EXT
+from builder.locks import FolderLock
 from builder.questions.schema import QUESTION_FIELDS
 from builder.records import ABILITIES
 
@@ -58,6 +59,11 @@ def export_tasks(data: Path, out: Path, fmt: str | None = None) -> int:
     if fmt not in FORMATS:
         raise ConfigError(f"unknown task format {fmt!r}; available: {', '.join(FORMATS)}")
     out.parent.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out):  # one writer per task file: two would share the temporary file
+        return _write_tasks(data, out, fmt)
+
+
+def _write_tasks(data: Path, out: Path, fmt: str) -> int:
     tmp = out.with_name(f".{out.name}.tmp")
     n = 0
     with open(tmp, "w", newline="", encoding="utf-8") as fh:

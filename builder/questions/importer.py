@@ -11,6 +11,7 @@ import polars as pl
 from builder import io
 from builder.errors import ConfigError, ValidationError
 from builder.questions.schema import questions_frame, read_rows
+from builder.locks import FolderLock
 from builder.questions.validate import DialogueIndex, Report, validate
 
 SHOWN_ERRORS = 10
@@ -46,14 +47,27 @@ def import_questions(path: Path, data: Path, out: Path, config: ImportConfig = I
     The report is written even when validation fails, so every problem can be read there.
     """
     out = Path(out)
+    io.require_utf8_path(out, "output file")
     if out.suffix != ".parquet":
         raise ConfigError(f"output {out} must end in .parquet (e.g. work/questions.parquet)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    questions, report = validate(read_rows(path), DialogueIndex.from_folder(data), config.strict_abilities)
-    summary_dict = report.to_dict(len(questions))
-    summary_dict["input"] = {"file": Path(path).name, "sha256": io.sha256_file(Path(path))}
-    io.write_text_atomic(report_path(out), json.dumps(summary_dict, indent=2, sort_keys=True) + "\n")
-    if report.errors:
-        raise ValidationError(summary(path, report.errors) + f" (all problems: {report_path(out)})")
-    io.write_parquet_atomic(questions_frame(questions), out)
+    with FolderLock(out):  # one writer per output file (and its report): a second is refused, exit 9
+        questions, report = validate(read_rows(path), DialogueIndex.from_folder(data), config.strict_abilities)
+        summary_dict = report.to_dict(len(questions))
+        summary_dict["input"] = {"file": Path(path).name, "sha256": io.sha256_file(Path(path))}
+        io.write_text_atomic(report_path(out), json.dumps(summary_dict, indent=2, sort_keys=True) + "\n")
+        if report.errors:
+            raise ValidationError(summary(path, report.errors) + f" (all problems: {report_path(out)})")
+        if not questions:
+            raise ValidationError(f"{path}: no questions to import ({nothing_imported(report)}); fill in the "
+                                  "questions, or pass the file that holds them")
+        io.write_parquet_atomic(questions_frame(questions), out)
     return summary_dict
+
+
+def nothing_imported(report: Report) -> str:
+    """Why every row of a file was left out."""
+    why = [f"{report.empty_slots} empty slot(s) nobody filled in"] if report.empty_slots else []
+    if report.dropped_upstream:
+        why.append(f"{sum(report.dropped_upstream.values())} about dialogue(s) an earlier stage removed: "
+                   + ", ".join(f"{where} {n}" for where, n in sorted(report.dropped_upstream.items())))
+    return "; ".join(why) or f"{report.rows_read} row(s) read"

@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from builder import io
 from builder.errors import InputError
 from builder.records import QUESTION
 
@@ -38,20 +39,22 @@ class RowError(Exception):
 
 def read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """``[(row_number, raw_dict)]``; row numbers are file line numbers (CSV header = line 1)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"questions file {path} does not exist; pass a CSV or JSONL annotation file")
+    path = io.require_regular_file(path, "questions file", "pass a CSV or JSONL annotation file")
     kind = READERS.get(path.suffix.lower())
     if kind is None:
         raise InputError(f"unknown questions file type {path.suffix!r}; available: {', '.join(sorted(READERS))}")
     try:
-        return _read(path, kind)
+        rows = _read(path, kind)
     except UnicodeDecodeError as exc:
         raise InputError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason}); save the annotations as "
                          "UTF-8 CSV or JSONL") from None
     except (pl.exceptions.PolarsError, OSError) as exc:
         raise InputError(f"{path} cannot be read as {kind} ({type(exc).__name__}); pass a CSV, JSONL or the "
                          "Parquet that `questions import` wrote") from None
+    if not rows:
+        raise InputError(f"questions file {path} holds no question rows (it is empty, or only a header); pass "
+                         "the file the annotators filled in")
+    return rows
 
 
 def _read(path: Path, kind: str) -> list[tuple[int, dict[str, Any]]]:
@@ -59,8 +62,7 @@ def _read(path: Path, kind: str) -> list[tuple[int, dict[str, Any]]]:
         return list(enumerate(pl.read_parquet(path).to_dicts(), start=1))
     if kind == "csv":
         with open(path, newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            return [(reader.line_num, dict(row)) for row in reader]
+            return _csv_rows(path, csv.DictReader(fh, strict=True))
     rows = []
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
@@ -82,6 +84,30 @@ def _read(path: Path, kind: str) -> list[tuple[int, dict[str, Any]]]:
                 rows.extend((number, {**keys, **slot}) for slot in obj["questions"] if isinstance(slot, dict))
             else:
                 rows.append((number, obj))
+    return rows
+
+
+def _csv_rows(path: Path, reader: csv.DictReader) -> list[tuple[int, dict[str, Any]]]:
+    """Rows of a CSV read strictly: a quote left open (which would swallow the rows after it) or text
+    after a closing quote stops the import at that line, and so does a row of the wrong width."""
+    rows, line = [], 0  # the last line read: a row that fails starts on the next one
+    try:
+        header = reader.fieldnames or []
+        line = reader.line_num
+        if len(set(header)) != len(header):
+            repeated = sorted({name for name in header if header.count(name) > 1})
+            raise InputError(f"{path}:1: the header repeats column(s) {', '.join(map(repr, repeated))}; name each "
+                             "column once")
+        for row in reader:
+            if None in row or None in row.values():
+                cells = len(header) + len(row.get(None) or []) - sum(v is None for v in row.values())
+                raise InputError(f"{path}:{line + 1}: the row has {cells} cells but the header has {len(header)}; "
+                                 "quote cells that hold a comma, and fix the line")
+            rows.append((reader.line_num, dict(row)))
+            line = reader.line_num
+    except csv.Error as exc:
+        raise InputError(f"{path}:{line + 1}: malformed CSV ({exc}): a quote opened in this row is not closed, or a "
+                         "cell has text after its closing quote; fix the line and rerun") from None
     return rows
 
 
@@ -133,25 +159,37 @@ def _as_bool(value: Any, field: str) -> bool | None:
     raise RowError(f"{field}: {value!r} is not true/false")
 
 
-def _as_str(value: Any) -> str | None:
+def _as_str(value: Any, field: str) -> str | None:
     if _blank(value):
         return None
+    if isinstance(value, (list, dict)):
+        raise RowError(f"{field} must be text, not a {'list' if isinstance(value, list) else 'JSON object'}")
     return str(value).strip() if not isinstance(value, str) else value.strip()
+
+
+def _as_str_list(value: Any, field: str) -> list[str]:
+    items = _as_list(value, field)
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            kind = {list: "a nested list", dict: "a JSON object"}.get(type(item), type(item).__name__)
+            raise RowError(f"{field}[{i}] is {kind}: each item must be text (write numbers in quotes, e.g. "
+                           '"1990")')
+    return [item.strip() for item in items]
 
 
 def coerce(raw: dict[str, Any]) -> dict[str, Any]:
     """Typed question dict (keys + Question fields); raises :class:`RowError`."""
-    row: dict[str, Any] = {key: _as_str(raw.get(key)) for key in KEY_FIELDS}
+    row: dict[str, Any] = {key: _as_str(raw.get(key), key) for key in KEY_FIELDS}
     for field in QUESTION_FIELDS:
         value = raw.get(field)
         if field in LIST_STR:
-            row[field] = [str(v).strip() for v in _as_list(value, field)]
+            row[field] = _as_str_list(value, field)
         elif field in LIST_INT:
             row[field] = _as_int_list(value, field)
         elif field == "should_refuse":
             row[field] = _as_bool(value, field)
         else:
-            row[field] = _as_str(value)
+            row[field] = _as_str(value, field)
     if row["ability"]:
         row["ability"] = row["ability"].upper()
     if row["format"]:

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from builder import io
+from builder.questions import limits
 from builder.questions.schema import CONTENT_FIELDS, RowError, coerce
 from builder.records import ABILITIES, QUESTION_FORMATS
 
@@ -158,6 +159,8 @@ def validate(rows: list[tuple[int, dict]], index: DialogueIndex, strict_abilitie
     for number, raw in rows:
         try:
             q = coerce(raw)
+            if (too_large := limits.problem(q)) is not None:
+                raise RowError(too_large)
             if not q["question"] and not q["answer"]:
                 report.empty_slots += 1  # an exported task slot nobody filled
                 continue

@@ -52,9 +52,8 @@ def read_removals(path: Path | None) -> list[str]:
     """Ids asking for removal, one per line (dialogue_id or the source's conversation id)."""
     if path is None:
         return []
-    if not Path(path).is_file():
-        raise ValidationError(f"removal list {path} does not exist; pass a text file with one id per line")
-    lines = (line.split("#", 1)[0].strip() for line in Path(path).read_text().splitlines())
+    text = io.read_user_text(path, "removal list", "pass a UTF-8 text file with one id per line")
+    lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return sorted({line.split(",")[0].strip() for line in lines if line})
 
 
@@ -124,6 +123,7 @@ def build_release(data: Path, questions: Path | None, releases: Path, config: Re
     # land in releases/releases/...), and the log names folders a user can find.
     data, releases = Path(data).absolute(), Path(releases).absolute()
     questions = Path(questions).absolute() if questions is not None else None
+    io.require_utf8_path(releases, "releases folder")  # before anything is made in it
     Path(releases).mkdir(parents=True, exist_ok=True)
     with FolderLock(releases / f"{config.name}-releases"):  # one release build per name at a time
         return _build(data, questions, releases, config, version, remove_ids, log, quiet)

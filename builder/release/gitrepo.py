@@ -14,7 +14,7 @@ import subprocess
 import tarfile
 from pathlib import Path
 
-from builder.errors import DependencyError, InputError
+from builder.errors import DISK_FULL_ERRNOS, DependencyError, InputError
 
 AUTHOR = ("mmrc-build", "mmrc-build@users.noreply.huggingface.co")
 BASE_EPOCH = 1_735_689_600  # 2025-01-01T00:00:00Z
@@ -44,7 +44,12 @@ def git(cwd: Path, *args: str, epoch: int | None = None, binary: bool = False):
     result = subprocess.run(["git", *[arg for s in settings for arg in ("-c", s)], *args],
                             cwd=cwd, env=env, capture_output=True, check=False)
     if result.returncode != 0:
-        raise InputError(f"git {' '.join(args)} failed in {cwd}: {result.stderr.decode().strip()}; "
+        stderr = result.stderr.decode(errors="replace")
+        for code in DISK_FULL_ERRNOS:  # git says so only in its text: the CLI names the folder and the fix
+            if os.strerror(code) in stderr:
+                raise OSError(code, os.strerror(code), str(cwd))
+        detail = " / ".join(line.strip() for line in stderr.splitlines() if line.strip())[:500]  # one line
+        raise InputError(f"git {' '.join(args)} failed in {cwd}: {detail}; "
                          "check that the folder is a release built by mmrc-build")
     return result.stdout if binary else result.stdout.decode().strip()
 

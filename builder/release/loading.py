@@ -14,13 +14,37 @@ from builder.release.layout import SPLIT, folder_name, Version
 
 START, END = "<!-- loading -->", "<!-- /loading -->"
 CONFIG_ORDER = ("default", "questions", "modality_swap")
-REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
+# The Hub's rules for a repository id (huggingface_hub.utils.validate_repo_id, the Hub's own naming):
+# ORG/NAME, each part 1-96 of ASCII letters, digits, '_', '-', '.', starting and ending with a letter,
+# digit or '_'; no '--' or '..'; not ending in '.git'.
+REPO_PART = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?", re.ASCII)
+
+
+def repo_id_problem(repo_id: str) -> str | None:
+    """Why ``repo_id`` is not a Hub dataset repository id (None: it is one)."""
+    parts = repo_id.split("/")
+    if len(parts) != 2:
+        return "it must be ORG/NAME, with exactly one '/'"
+    for part in parts:
+        if not part:
+            return "the organisation and the name must not be empty"
+        if len(part) > 96:
+            return f"{part[:20]!r}... is {len(part)} characters (the Hub allows 96)"
+        if not REPO_PART.fullmatch(part):
+            return (f"{part!r} may hold only ASCII letters, digits, '-', '_' and '.', and must start and end "
+                    "with a letter, digit or '_'")
+    if "--" in repo_id or ".." in repo_id:
+        return "'--' and '..' are not allowed"
+    if repo_id.endswith(".git"):
+        return "it must not end in .git"
+    return None
 
 
 def check_repo_id(repo_id: str | None) -> None:
-    if repo_id is not None and (not REPO_ID.match(repo_id) or ".." in repo_id or "--" in repo_id):
-        raise ConfigError(f"--repo-id {repo_id!r} is not a Hub repository id; use ORG/NAME (letters, digits, "
-                          "'-', '_', '.'), e.g. my-lab/mmrc")
+    problem = None if repo_id is None else repo_id_problem(repo_id)
+    if problem:
+        raise ConfigError(f"--repo-id {repo_id!r} is not a Hub repository id: {problem}; use ORG/NAME "
+                          "(e.g. my-lab/mmrc)")
 
 
 def section(name: str, version: str, configs: list[str], repo_id: str | None) -> str:

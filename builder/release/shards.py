@@ -9,7 +9,6 @@ closed when it passes ``max_shard_bytes``; names follow the Hub's
 from __future__ import annotations
 
 import hashlib
-
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -19,6 +18,7 @@ import polars as pl
 from builder.errors import InputError
 from builder.exif import metadata_found
 from builder.images import MIME_EXT, ImageStore
+from builder.io import named_os_errors
 from builder.release.layout import DATA_DIR, SPLIT
 
 
@@ -84,12 +84,16 @@ def batches(frame: pl.DataFrame, store: ImageStore | None, config: ShardConfig) 
 def write_shards(rows: Iterator[list[dict]], features, folder: Path, config_name: str, config: ShardConfig,
                  on_batch: Callable[[list[dict]], None] = lambda batch: None) -> list[Path]:
     """Write ``rows`` under ``folder/data/<config_name>/``; returns the shard paths."""
+    out = Path(folder) / DATA_DIR / config_name
+    out.mkdir(parents=True, exist_ok=True)
+    with named_os_errors(out):  # pyarrow's full-disk OSError names no file
+        return _write(rows, features.arrow_schema, out, config, on_batch)
+
+
+def _write(rows, schema, out: Path, config: ShardConfig, on_batch) -> list[Path]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    out = Path(folder) / DATA_DIR / config_name
-    out.mkdir(parents=True, exist_ok=True)
-    schema = features.arrow_schema
     written: list[Path] = []
     writer = None
     for batch in rows:

@@ -25,6 +25,7 @@ import json
 from pathlib import Path, PurePosixPath
 
 from builder.errors import InputError, ValidationError
+from builder.io import read_user_text
 
 LOG_SUFFIXES = (".gz", ".jsonl", ".ndjson", ".json")
 
@@ -43,19 +44,16 @@ def dataset_of(source: str | None) -> str:
 
 def read_sources(path: Path) -> dict[str, dict]:
     """name -> ``{name, url, licence}`` from a YAML or JSON list (or ``{sources: [...]}``)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"sources file {path} does not exist; write a YAML list of `name`, `url`, `licence` "
-                         "entries, one per source dataset")
+    text = read_user_text(path, "sources file", "write a YAML list of `name`, `url`, `licence` entries, one per "
+                          "source dataset")
     import yaml
 
     try:
-        text = path.read_text(encoding="utf-8")
-        doc = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        doc = json.loads(text) if Path(path).suffix.lower() == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "lineno", None)
         where = f" (line {mark.line + 1 if hasattr(mark, 'line') else mark})" if mark is not None else ""
-        raise InputError(f"sources file {path} is not valid UTF-8 YAML or JSON{where}; fix it and rerun") from None
+        raise InputError(f"sources file {path} is not valid YAML or JSON{where}; fix it and rerun") from None
     entries = doc.get("sources") if isinstance(doc, dict) else doc
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise InputError(f"sources file {path} must be a list of entries with `name`, `url`, `licence` "

@@ -88,6 +88,21 @@ def _done_markers(out: Path) -> int:
     return len(list(partial.glob("*.done"))) if partial.exists() else 0
 
 
+def _kill_actors_of(pid: int) -> bool:
+    """SIGKILL the Ray actors this run started (its own local cluster's processes), never another's."""
+    import psutil
+
+    killed = False
+    for child in psutil.Process(pid).children(recursive=True):
+        try:
+            if "ray::_Actor" in " ".join(child.cmdline()):
+                child.kill()
+                killed = True
+        except psutil.NoSuchProcess:
+            pass
+    return killed
+
+
 def test_a_killed_ray_actor_then_a_local_resume_gives_the_same_bytes(ray_ready, parts_input, tmp_path):
     reference = _clean(parts_input, tmp_path / "reference")
     assert reference.exit_code == 0, reference.output
@@ -98,7 +113,7 @@ def test_a_killed_ray_actor_then_a_local_resume_gives_the_same_bytes(ray_ready, 
     deadline = time.monotonic() + 180
     while _done_markers(out) < 1 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.02)
-    killed = subprocess.run(["pkill", "-9", "-f", "ray::_Actor"], capture_output=True).returncode == 0
+    killed = _kill_actors_of(proc.pid)
     output = proc.communicate(timeout=180)[0].decode()
     if proc.returncode == 0:  # every shard finished before the kill landed: nothing to resume
         pytest.skip("the run finished before an actor could be killed")

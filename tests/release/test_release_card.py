@@ -226,7 +226,7 @@ def test_sources_file_errors_are_one_line(tmp_path, lineage):
     broken = tmp_path / "broken.yaml"
     broken.write_text("- name: [en\n")
     result = release(tmp_path, data, q, "--sources", str(broken))
-    assert result.exit_code == 3 and "is not valid UTF-8 YAML or JSON" in result.output
+    assert result.exit_code == 3 and "is not valid YAML or JSON" in result.output
     assert not (tmp_path / "rel" / "mmrc-v0.1.0").exists()
 
 

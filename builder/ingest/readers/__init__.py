@@ -6,14 +6,16 @@ A reader module has ``matches(obj) -> bool`` and ``parse(obj, locator) -> list``
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Iterator
 
 from builder.errors import ConfigError
 from builder.ingest.readers import chat_export, native, oasst, openai, sharegpt
+from builder.ingest.readers.excerpts import EXCERPT, of_record, of_text, safe_text
+from builder.ingest.readers.lines import Unreadable, lines, read_whole
 from builder.ingest.records import Quarantined, RawDialogue, RecordError
 
 READERS = {
@@ -26,11 +28,8 @@ READERS = {
 # Detection order: the most specific shapes first (chat_export also has "messages").
 DETECT_ORDER = ("oasst", "chat_export", "sharegpt", "native", "openai")
 DETECT_LINES = 50
-EXCERPT = 300
 MAX_RECORD_BYTES = 256 << 20  # one JSONL line or one .json file
 IGNORE_NAME = ".mmrcignore"
-# fields that hold a user's identity in the supported formats: never written un-hashed
-USER_ID_KEYS = ("user_id", "user", "hashed_ip", "userId", "user_name", "username", "author", "email")
 
 
 def reader(name: str):
@@ -53,18 +52,18 @@ def _decode(raw: bytes, locator: str) -> object | Quarantined:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return Quarantined(locator, "invalid_utf8", f"not valid UTF-8 ({exc.reason} at byte {exc.start})",
-                           excerpt=raw[:EXCERPT].decode("utf-8", "replace"))
+                           excerpt=of_text(raw[:EXCERPT].decode("utf-8", "replace")))
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         return Quarantined(locator, "malformed_json", f"invalid JSON: {exc.msg} at column {exc.colno}",
-                           excerpt=safe_text(text[:EXCERPT]))
+                           excerpt=of_text(text))
     except RecursionError:
         return Quarantined(locator, "json_too_deep", "JSON nested too deeply to read (thousands of levels)",
-                           excerpt=safe_text(text[:80]))
+                           excerpt=of_text(text, 80))
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         return Quarantined(locator, "malformed_json", f"JSON value cannot be read: {str(exc)[:120]}",
-                           excerpt=safe_text(text[:EXCERPT]))
+                           excerpt=of_text(text))
     if "\\ud" in text.lower():
         obj, repaired = repair_surrogates(obj)
         if repaired:
@@ -77,11 +76,6 @@ class Repaired:
 
     def __init__(self, obj, count: int):
         self.obj, self.count = obj, count
-
-
-def safe_text(text: str) -> str:
-    """``text`` with lone surrogates replaced: writable as UTF-8 anywhere."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def repair_surrogates(obj) -> tuple[object, int]:
@@ -112,41 +106,25 @@ def repair_surrogates(obj) -> tuple[object, int]:
     return root[0], count
 
 
-def _lines(path: Path, limit: int) -> Iterator[tuple[int, bytes | None]]:
-    """(line number, bytes) of a JSONL file (gzip when it ends in .gz); a line longer than
-    ``limit`` bytes is yielded as None without ever being held whole in memory."""
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
-    with opener(path, "rb") as fh:
-        number = 0
-        while True:
-            chunk = fh.readline(limit + 1)
-            if not chunk:
-                return
-            number += 1
-            if len(chunk) > limit and not chunk.endswith(b"\n"):
-                while chunk and not chunk.endswith(b"\n"):  # skip the rest of the overlong line
-                    chunk = fh.readline(1 << 20)
-                yield number, None
-                continue
-            yield number, chunk
-
-
 def _records(path: Path, limit: int = MAX_RECORD_BYTES) -> Iterator[tuple[str, object]]:
     """(locator, parsed object or Quarantined) for every record of a log file."""
     if jsonl_like(path):
-        for line_no, raw in _lines(path, limit):
+        for line_no, raw in lines(path, limit):
             locator = f"line {line_no}"
             if raw is None:
                 yield locator, Quarantined(locator, "record_too_large", f"line is longer than {limit} bytes")
+            elif isinstance(raw, Unreadable):
+                yield locator, Quarantined(locator, "unreadable_file", f"{raw.why}; the records before it are "
+                                                                      "read: replace the file with a complete copy")
             elif raw.strip():
-                yield locator, _decode(raw.rstrip(b"\r\n"), locator)
+                yield locator, _decode(raw, locator)
         return
     size = path.stat().st_size
     if size > limit:
         yield "file", Quarantined("file", "record_too_large", f"JSON file is {size} bytes (limit {limit}); "
                                                               "split it or write JSONL")
         return
-    parsed = _decode(path.read_bytes(), "file")
+    parsed = _decode(read_whole(path), "file")
     count = 0
     if isinstance(parsed, Repaired):
         parsed, count = parsed.obj, parsed.count
@@ -186,11 +164,11 @@ def iter_file(path: Path, name: str | None) -> Iterator[RawDialogue | Quarantine
         if module is None:
             yield Quarantined(locator, "unknown_format",
                               "file matches none of the formats; see raw/README.md or force one with --format",
-                              excerpt=_excerpt(obj))
+                              excerpt=of_record(obj))
             continue
         if not isinstance(obj, dict):
             yield Quarantined(locator, "invalid_record", f"a {name} record must be a JSON object",
-                              excerpt=_excerpt(obj))
+                              excerpt=of_record(obj))
             continue
         try:
             for item in module.parse(obj, locator):
@@ -199,30 +177,13 @@ def iter_file(path: Path, name: str | None) -> Iterator[RawDialogue | Quarantine
                 yield item
         except RecordError as exc:
             source_id = obj.get("id", obj.get("source_id"))
-            yield Quarantined(locator, exc.reason, str(exc), _short_id(source_id), _excerpt(obj))
+            yield Quarantined(locator, exc.reason, str(exc), _short_id(source_id), of_record(obj))
         except RecursionError:
             yield Quarantined(locator, "json_too_deep", "record nested too deeply to read", _short_id(obj.get("id")))
 
 
 def _short_id(value) -> str | None:
     return safe_text(str(value))[:200] if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-
-
-def _scrub(obj):
-    """The record without its user-id fields (their values are never written un-hashed)."""
-    if not isinstance(obj, dict):
-        return obj
-    out = {k: ("<user id withheld>" if k in USER_ID_KEYS else v) for k, v in obj.items()}
-    if isinstance(out.get("metadata"), dict):
-        out["metadata"] = {k: ("<user id withheld>" if k in USER_ID_KEYS else v) for k, v in out["metadata"].items()}
-    return out
-
-
-def _excerpt(obj) -> str:
-    try:
-        return safe_text(json.dumps(_scrub(obj), ensure_ascii=False)[:EXCERPT])
-    except (RecursionError, ValueError):
-        return "(record too deeply nested to show)"
 
 
 def jsonl_like(path: Path) -> bool:
@@ -272,10 +233,19 @@ def log_files(root: Path) -> tuple[list[Path], list[dict], dict[str, int]]:
             elif entry.is_file():
                 suffix = "".join(path.suffixes[-2:]).lower() or "(none)"
                 other[suffix] = other.get(suffix, 0) + 1
+            else:  # opening a pipe blocks until someone writes to it; a device is no log
+                skipped.append({"file": rel, "reason": f"not a regular file ({_kind(entry)}): never opened"})
         stack.extend(reversed(subfolders))
     files.sort(key=lambda p: p.relative_to(root).as_posix())
     skipped.sort(key=lambda s: s["file"])
     return files, skipped, dict(sorted(other.items()))
+
+
+def _kind(entry: os.DirEntry) -> str:
+    mode = entry.stat(follow_symlinks=False).st_mode
+    kinds = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def _utf8(name: str) -> bool:
