@@ -118,3 +118,4 @@ bench: setup
 	$(PY) bench/pipeline.py
 	$(MAKE) demo
 	$(PY) bench/eval.py
+	$(PY) bench/eval_known_answers.py
