@@ -60,6 +60,7 @@ UNIT = r"(?:apt|apartment|suite|ste|unit|flat|room|rm|#)\.?[ \t]*#?[ \t]*\d{1,5}
 # Alone, without a street: only the words that mean a home ("Apt 4B"), never "Unit 4" of a
 # textbook or "Room 12" of a school.
 LONE_UNIT = re.compile(r"(?:apt|apartment|suite|ste)\b", re.I)
+UNIT_WORD = re.compile(r"(?:apt|apartment|suite|ste|unit|flat|room|rm|floor|level|building|block)\b\.?\s*#?\s*\d", re.I)
 POSTAL = r"(?:\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|\d{5}-\d{3}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
 NUM = r"\d{1,5}[a-zA-Z]?(?![\w/])"
 LEAD = rf"(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"
@@ -76,13 +77,14 @@ STREET_FORMS = (
     ("corner", rf"\bthe\s+corner\s+of\s+[^\n]{{3,60}}?\s+and\s+(?:{NAME_WORD}\s+){{1,3}}(?:{EN_TYPES})\b\.?", 0.6),
     ("name_number_unit", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD}\s+{NUM},?\s*\n?[\s>]*{UNIT}", 0.6),
     ("name_number", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD}\s+{NUM}\.?", 0.6),
-    ("military", r"(?:(?:PSC|CMR|Unit)\s+\d{3,5},?\s+Box\s+\d{2,5}|(?:USS|USNS|USNV|USCGC|USCG)\s+[A-Z][\w-]+"
-                 r"(?:\s+[A-Z][\w-]+)?)(?:,?\s*\n?\s*[AFD]PO\s+A[AEP](?:\s+\d{5})?)?|\b[AFD]PO\s+A[AEP]\s+\d{5}", 0.7),
+    # a ship's name is an address only with its FPO line ("USS Enterprise" alone is the ship)
+    ("military", r"(?:PSC|CMR|Unit)\s+\d{3,5},?\s+Box\s+\d{2,5}(?:,?\s*\n?\s*[AFD]PO\s+A[AEP](?:\s+\d{5})?)?"
+                 r"|(?:(?:USS|USNS|USNV|USCGC|USCG)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?,?\s*\n?\s*)?"
+                 r"\b[AFD]PO\s+A[AEP]\s+\d{5}", 0.7),
     ("po_box", rf"(?:{LEAD})?\bP\.?\s?O\.?\s+Box\s+\d{{1,6}}", 0.6),
     ("unit", rf"\b{UNIT}", 0.5),
 )
-_COMPILED = [(name, re.compile(rf"(?<![\w'’-]){regex}(?!\w)", re.I if name != "military" else 0), score)
-             for name, regex, score in STREET_FORMS]
+_COMPILED = [(name, re.compile(rf"(?<![\w'’-]){regex}(?!\w)", re.I), score) for name, regex, score in STREET_FORMS]
 STOP_IN_NAMES = (NOT_STREET_WORDS | _STOP_WORDS) - {"the", "of", "and", "via", "do", "da", "de", "la", "le", "du"}
 PLACE_WORD = rf"(?:{L}[\w'’.\-]*|\(\w+\))"
 PLACE_SEP = r"[ \t]*(?:\n[ \t>]*,|,[ \t]*\n?|\n)[ \t>]*|[ \t]+"
@@ -110,7 +112,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
              "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
              "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
              "name_first": bool(_ENDING_ANY.search(text)),
-             "military": bool(re.search(r"\b(?:PSC|CMR|Unit|USS|USNS|USNV|USCGC|USCG|[AFD]PO)\b", text))}
+             "military": bool(re.search(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", text, re.I))}
     for name, pattern, score in _COMPILED:
         if not gates.get(name, True):
             continue  # cheap checks first: most chat has no unit, code or cue word
@@ -129,6 +131,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 if not _name_ok(m.group("name").split(), lower_text) or re.match(r"\d{3}0s\b", value):
                     continue
             elif name not in ("military", "po_box", "unit", "corner"):
+                if name.startswith("name_number") and UNIT_WORD.match(value):
+                    continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
                 words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
                 if not _name_ok(words, lower_text) or not re.search(r"\d", value):
                     continue

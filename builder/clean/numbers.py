@@ -32,6 +32,10 @@ def luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
+# A card word right before the number ("credit card 0604 2607 0011", "cc 3509..."): the user says it
+# is a card, so neither the Luhn check nor an issuer prefix is asked for (a typo, a test number).
+CUED_CARD = re.compile(r"\b(?:(?:credit|debit|bank|visa|master\s?card|amex)\s*card|card|cc)(?:\s*(?:number|no\.?|num|#|nr))?"
+                       r"\s*(?:is|was|=)?\s*[:#]?\s*(?P<num>\d(?:[ -]?\d){11,18})(?![\w/]|[.,]\d|-\d)", re.I)
 CARD_CUE = re.compile(r"\b(?:card|credit|debit|visa|master\s?card|amex|maestro|payment|pay|cvv|cvc|expir\w*|exp)\b"
                       r"|卡|카드|карт", re.I)
 # "coupon_id": "3102024020766862", "订单号 ...": a labelled identifier of a thing, not a card
@@ -44,8 +48,12 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
     a known issuer prefix or has a card word before it ("card no. 3102 ..."). One in ten
     random numbers passes Luhn, so a bare run of digits with neither is an id, not a card;
     and a run labelled as some other identifier ("coupon_id": ..., "order 4...") is not one."""
-    out = []
+    out = [(m.start("num"), m.end("num"), "CREDIT_CARD", 0.85) for m in CUED_CARD.finditer(text)
+           if len(set(m.group("num"))) >= 3]
+    taken = [(s, e) for s, e, _, _ in out]
     for m in CARD.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
         before = text[max(0, m.start() - 40):m.start()]
         cued = bool(CARD_CUE.search(before))
         if NOT_CARD_CUE.search(before) and not cued:
@@ -69,8 +77,9 @@ PHONE = re.compile(
     r"(?<![\w./+#:-])(?:(?:\+|00)\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{1,12}(?:[ .-]\d{1,8}){0,5}"
     r"(?:\s?(?:x|ext\.?|#)\s?\d{1,6})?(?![\w/@]|[.,:]\d|-\d)")
 PHONE_CUE_BEFORE = re.compile(
-    r"(?:\b(?:call(?:ing)?|phone|ph|mobile|mob|cell|tel|telephone|number|no|reach|contact|whats\s?app|fax|text|sms"
-    r"|dial|ring|answering|hotline|landline|office|home|work)\b|\+)[^\n\d]{0,12}$|\b(?:me|us|him|her)\s+(?:on|at)\s*$",
+    r"(?:\b(?:call(?:ing|s)?|phone|ph|mobile|mob|cell|tel|telephone|number|no|reach|contact|whats\s?app|fax|texts?"
+    r"|sms|messages?|viber|telegram|signal|dial|ring|answering|hotline|landline|office|home|work)\b|\+)[^\n\d]{0,12}$"
+    r"|\b(?:me|us|him|her)\s+(?:on|at)\s*$",
     re.I)
 PHONE_CUE_AFTER = re.compile(r"^[\s,;:()-]{0,3}(?:office|fax|mobile|cell|home|work|phone|tel|landline|direct)\b", re.I)
 NANP = re.compile(r"(?:(?:\+?1|001)[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,6})?")
@@ -128,8 +137,11 @@ US_STATES = ("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI 
              "OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP AA AE AP").split()
 POSTAL_SHAPE = (r"\d{5}(?:-\d{4})?|\d{3}[ -]?\d{2}|\d{4,6}|\d{2}-\d{3}|\d{5}-\d{3}|\d{4}\s?[A-Z]{2}"
                 r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d")
-ZIP_CUED = re.compile(rf"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|cep|pin code|pincode)"
-                      rf"(?:\s+(?:is|was|number))?\s*[:#]?\s*(?P<code>{POSTAL_SHAPE})(?![\w-])", re.I)
+# With the cue word right before it, any code counts ("my zip code is 880", "plz 1010"): people say
+# what it is, and short or foreign codes have no shape to recognise.
+ZIP_CUED = re.compile(r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|cep|pin code|pincode)"
+                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{1,9}(?:[ -][A-Z0-9]{2,4})?)"
+                      r"(?![\w-])", re.I)
 ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 UK_CA_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])")
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".

@@ -1,0 +1,28 @@
+"""Dates of birth: a date next to a birth cue ("born on 12 March 1990", "DOB: 03/12/1990", "my
+birthday is May 4th"). Next to a name it tells who the person is (with a name and a birth date
+one finds most people), so it is personal data of its own; a year alone ("born in 1990") is not.
+Historical births ("Mozart was born in 1756", "born on 27 January 1756") are dated before 1920
+and kept: privacy law protects the living."""
+
+from __future__ import annotations
+
+import re
+
+MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+DAY = r"(?:[0-3]?\d)(?:st|nd|rd|th)?"
+DATE = (rf"(?:{DAY}\s+(?:of\s+)?{MONTHS},?(?:\s+\d{{4}})?|{MONTHS}\s+{DAY}(?:,?\s+\d{{4}})?"
+        r"|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}[./-]\d{1,2}[./-]\d{1,2})")
+CUE = (r"(?:born(?:\s+on)?|b\.|dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|birthday(?:\s+is)?|bday(?:\s+is)?"
+       r"|geboren(?:\s+am)?|né(?:e)?\s+le|nacid[oa]\s+el|fecha\s+de\s+nacimiento)")
+BIRTH_DATE = re.compile(rf"\b{CUE}\s*[:=]?\s*(?:is\s+|was\s+|on\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I)
+
+
+def find_birth_dates(text: str) -> list[tuple[int, int, str, float]]:
+    out = []
+    for m in BIRTH_DATE.finditer(text):
+        year = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", m.group("date"))
+        if year and int(year.group(1)) < 1920:
+            continue  # a historical birth
+        out.append((m.start("date"), m.end("date"), "DATE_OF_BIRTH", 0.85))
+    return out
