@@ -82,6 +82,10 @@ TOXICITY = pl.Struct(
     }
 )
 
+# What a dialogue is (builder/traits): a trait's name and the turns where it holds (none: the whole
+# dialogue). Tagged by clean; released too (researchers filter on "code", "fiction", ...).
+TRAITS = pl.List(pl.Struct({"name": pl.String, "turns": pl.List(pl.Int32)}))
+
 QUESTION = pl.Struct(
     {
         "question_id": pl.String,
@@ -122,6 +126,7 @@ DIALOGUE_SCHEMA = pl.Schema(
         "turns": pl.List(TURN),
         "pii": pl.List(PII_SPAN),
         "toxicity": TOXICITY,
+        "traits": TRAITS,
         "topic": pl.String,
         "topic_group": pl.String,
         "topic_scores": pl.List(pl.Float32),
@@ -252,6 +257,7 @@ def hf_features(embed_images: bool = True):
             "toxicity": {"model": ds.Value("string"),
                          "labels": ds.List({"label": ds.Value("string"), "score": ds.Value("float32"),
                                             "turn": ds.Value("int32")})},
+            "traits": ds.List({"name": ds.Value("string"), "turns": ds.List(ds.Value("int32"))}),
             "topic": ds.Value("string"),
             "topic_group": ds.Value("string"),
             "topic_scores": ds.List(ds.Value("float32")),

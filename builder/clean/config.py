@@ -4,23 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from builder.clean.entities import ALL_ENTITIES, DEFAULT_ENTITIES, DEFAULT_THRESHOLDS
 from builder.errors import ConfigError
 
-# Entities scrubbed by default. LOCATION from NER (cities, countries) is *not* personal
-# data on its own; STREET_ADDRESS (a pattern recognizer of ours) is.
-# ZIP_CODE, US_DRIVER_LICENSE and ID_NUMBER (applicant, student, passport... numbers named
-# as such) are recognizers of ours (builder/clean/numbers.py).
-DEFAULT_ENTITIES = (
-    "PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS",
-    "US_SSN", "STREET_ADDRESS", "ZIP_CODE", "US_DRIVER_LICENSE", "ID_NUMBER", "URL",
-)
-OPTIONAL_ENTITIES = ("LOCATION", "US_PASSPORT", "US_BANK_NUMBER", "CRYPTO", "MAC_ADDRESS")
-ALL_ENTITIES = DEFAULT_ENTITIES + OPTIONAL_ENTITIES
-
-# Minimum Presidio score per entity; anything unnamed uses DEFAULT_THRESHOLD. Phone numbers
-# score 0.4 from Presidio's phonenumbers recognizer, hence the lower bar.
+# Entities, their defaults and thresholds: one table (entities.py). LOCATION from NER (cities,
+# countries) is *not* personal data on its own; STREET_ADDRESS (a pattern recognizer of ours) is.
 DEFAULT_THRESHOLD = 0.5
-DEFAULT_THRESHOLDS = (("PHONE_NUMBER", 0.4), ("US_SSN", 0.5), ("PERSON", 0.8), ("URL", 0.5))
 
 ACTIONS = ("placeholder", "surrogate", "hash")
 COHERENCE_POLICIES = ("drop", "delete_exchange")
@@ -43,7 +32,7 @@ class CleanConfig:
     entity_actions: tuple[tuple[str, str], ...] = ()
     model_names_public: bool = True  # a PERSON or value only a model turn mentions is public or its example
     max_redacted_share: float = 0.5
-    coherence_min_chars: int = 20  # and at least this many redacted characters in the turn
+    coherence_min_spans: int = 3  # and at least this many replacements in the turn (redact.replaced_share)
     coherence: str = "drop"
     max_deleted_turn_share: float = 0.34
     chunk_chars: int = 4000

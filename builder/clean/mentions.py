@@ -11,12 +11,12 @@ person. Whatever one mention says holds for the whole dialogue, so the decision 
   show business ("his QB Tom Brady", "Mayfield was drafted first");
 * not a person at all: a single word after "the" ("a fan of the Patriots").
 
-:func:`about_public_life` judges a whole dialogue: a chat about professional sport or show
-business that is not about the user's own affairs names players, coaches and stars
-(``redact.drop_public_life_names``).
+The trait ``public_life`` (builder/traits/public_life.py) judges a whole dialogue: a chat about
+professional sport or show business that is not about the user's own affairs names players,
+coaches and stars (the policy's ``public_life_name``).
 
-Only names that NER alone vouches for (``redact.WEAK``) are judged here, and in a dialogue about
-the user's own affairs (``redact.personal``) only places: in a letter the user drafts, "Sarah and
+Only names that NER alone vouches for (``suppressions.WEAK``) are judged here, and in a dialogue
+about the user's own affairs (the policy's ``personal``) only places: in a letter the user drafts, "Sarah and
 I saw a movie" is a real Sarah.
 """
 
@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 
 from spacy.lang.en.stop_words import STOP_WORDS
+
+from builder.traits.public_life import PRO_SPORT
 
 NAME_TALK = re.compile(r"(?:\bthe\s+(?:first\s+|last\s+|given\s+|family\s+|sur|nick|baby\s+|middle\s+)?names?"
                        r"|\b(?:имя|имени|именем|фамилия|фамилию|фамилии|le\s+(?:pré)?nom|el\s+nombre|der\s+name"
@@ -93,11 +95,6 @@ ROLE = (r"(?:president|vice\s+president|senator|governor|congress(?:wo)?man|prim
         r"|wide\s+receiver|linebacker|pitcher|striker|goalkeeper|point\s+guard|forward|defender)")
 ROLE_BEFORE = re.compile(rf"\b{ROLE}\s+(?:[A-Z]\w*\s+)?$", re.I)
 ROLE_AFTER = re.compile(rf"^(?:'s)?,?\s+(?:the|a|an|who\s+(?:is|was)\s+(?:the|a|an))\s+(?:\w+\s+){{0,2}}{ROLE}\b", re.I)
-PRO_SPORT = re.compile(r"\b(?:nfl|nba|mlb|nhl|mls|fifa|uefa|premier\s+league|super\s+bowl|touchdowns?|quarterbacks?|drafted"
-                       r"|draft\s+pick|rookie|playoffs?|halftime|linebackers?|receivers?|fumbled?|rushing\s+yards"
-                       r"|hall\s+of\s+fame|mvp|grand\s+slam|world\s+cup|olympics?|oscars?|grammys?|emmys?|box\s+office"
-                       r"|billboard|sitcom|starred|starring)\b", re.I)
-
 
 def public_role(found: Occurrences) -> bool:
     """Some mention gives the name a public role or sits in a sentence about professional sport
@@ -109,13 +106,6 @@ def public_role(found: Occurrences) -> bool:
         if PRO_SPORT.search(text, left, s) or PRO_SPORT.search(text, e, right):  # the name itself aside ("Oscar")
             return True
     return False
-
-
-def about_public_life(texts: list[str]) -> bool:
-    """The dialogue talks about professional sport or show business (two mentions or more): its
-    NER-only names are players, coaches and stars ("Do you know who Baker Mayfield is?"), like
-    the names in a chat about well-known people."""
-    return sum(len(PRO_SPORT.findall(t)) for t in texts) >= 2
 
 
 def after_article(found: Occurrences) -> bool:

@@ -30,11 +30,13 @@ CLOSES_ADDRESS = re.compile(r"^\s*(?:[,!.?;:)]|\n|$)")
 INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
 NAMED = re.compile(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
                    r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
-FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full )?name\s*:|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:"
-                   r"|\bcontact\s*:|\battn\.?:?)\s*[,:]?\s*$", re.I)
+FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full |user |customer |reviewer |guest |patient |client )?name\s*:"
+                   r"|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:|\bcontact\s*:|\battn\.?:?"
+                   r"|\b(?:reviewer|reviewed\s+by|posted\s+by|submitted\s+by|customer|guest|tenant|patient|employee)\s*[:\-]"
+                   r")\s*[,:]?\s*$", re.I)
 HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
                        r"\.?\s+$", re.I)
-RELATION = re.compile(r"\bmy\s+(?:[a-z]+\s+){0,2}?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
+RELATION = re.compile(r"\bmy\s+(?:[\w'-]+\s+){0,2}?(?:ex-?)?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
                       r"|boss|colleague|coworker|co-worker|mother|mom|mum|father|dad|son|daughter|brother|sister"
                       r"|neighbou?r|doctor|dentist|grandfather|grandmother|grandma|grandpa|landlord|landlady|manager"
                       r"|uncle|aunt|cousin|fianc[eé]e?|roommate|flatmate|client|student|classmate|niece|nephew|kid"
@@ -48,9 +50,13 @@ PERSON_VERB_BEFORE = re.compile(
     r"(?:\b(?:says|said|asked|replied|answered|shouted(?:\s+at)?|whispered|yelled(?:\s+at)?|told|tell|ask|thank"
     r"|thanked|meet|met|marry|married|dating|kissed|hugged|invited|introduced|follow\s+up\s+with|speak\s+to"
     r"|speak\s+with|talk\s+to|talked\s+to|said\s+to|(?:is|was)\s+under|name\s+is|maiden\s+name\s+is|calls\s+me"
-    r"|known\s+as|directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by|sung\s+by"
-    r"|painted\s+by|signed\s+by|sent\s+by|from\s+my\s+friend|commenter|producer|singer|author|fan\s+of)"
+    r"|known\s+as|signed\s+by|sent\s+by|from\s+my\s+friend|commenter)"
     r"\s+$)", re.I)  # not after "the": "a fan of the NFL" is a league
+# Credits of a work: a person for sure, and a public one (a work's director, author, singer).
+CREDIT_BEFORE = re.compile(r"\b(?:directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by"
+                           r"|sung\s+by|composed\s+by|painted\s+by|narrated\s+by|illustrated\s+by|by\s+the\s+author"
+                           r"|producer|singer|songwriter|author|composer|painter|novelist|fan\s+of|music\s+of|songs\s+of"
+                           r"|books\s+of|films\s+of|movies\s+of|works\s+of)\s+$", re.I)
 PERSON_AFTER = re.compile(
     r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
     r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children)\b"
@@ -92,7 +98,8 @@ def _plausible(value: str) -> bool:
 def name_context(text: str, start: int, end: int) -> str | None:
     """What in the words around ``text[start:end]`` says it is a person's name: ``intro``
     ("my name is", "X here"), ``relation`` ("my friend X"), ``greeting``, ``honorific``,
-    ``verb`` ("says X", "X's daughter"); None when nothing does."""
+    ``verb`` ("says X", "X's daughter"), ``credit`` ("directed by X", "a fan of X": a public
+    person); None when nothing does."""
     before, after = text[max(0, start - 60):start], text[end:end + 30]
     if INTRO.search(before) or (HERE_AFTER.match(after) and text[:start].strip() == ""):
         return "intro"
@@ -107,6 +114,8 @@ def name_context(text: str, start: int, end: int) -> str | None:
         return "greeting"
     if HONORIFIC.search(before):
         return "honorific"
+    if CREDIT_BEFORE.search(before):
+        return "credit"
     if PERSON_VERB_BEFORE.search(before) or PERSON_AFTER.match(after):
         return "verb"
     return None
@@ -122,6 +131,8 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
     out = []
     for start, end, label in entities:
+        if " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
+            continue  # "I need a Taylor to fix my suit": a name takes no "a"; a noun does
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
                 or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
                 or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])
@@ -143,6 +154,7 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     return out + list_names(text, out)
 
 
+INDEFINITE_BEFORE = re.compile(r"(?:^|\s)(?:a|an)\s+$", re.I)
 CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
 REGNAL_AFTER = re.compile(r"^\s+(?:[IVX]{1,5}\b|the\s+(?:great|elder|younger)\b)")  # "Gustav III": a monarch
 BIBLE_REF = re.compile(r"^\s+\d{1,3}:\d{1,3}")  # "Matthew 4:1-11": a book of the Bible
@@ -180,6 +192,38 @@ def name_like(value: str) -> bool:
 
 
 PARTICLES = frozenset("van von de da del der di du la le bin al ibn ben bint dos das y e".split())
+NEXT_NAME_WORD = re.compile(r"[ \t]+([A-Z][a-zà-öø-ÿ'’\-]{1,}(?:[A-Z][a-zà-öø-ÿ]+)?)(?![\w])")
+PREV_NAME_WORD = re.compile(r"(?<![\w.])([A-Z][a-zà-öø-ÿ'’\-]{1,}(?:[A-Z][a-zà-öø-ÿ]+)?)[ \t]+$")
+
+
+def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name span widened over the capitalised name words right beside it on the same line
+    ("Pierpaolo" before a found "Rossi"): half a name left behind still says who it was. A word
+    joins when it is a known first or last name or no English word, and not a stop or chat word
+    nor the first word of a sentence that is an English word."""
+    from builder.clean.truecase import is_english_word
+
+    def joins(word: str, sentence_start: bool) -> bool:
+        low = word.lower().strip("'’")
+        if low in NOT_NAMES or is_public(word):
+            return False
+        known = low in first_names() or low in _census("last_names.txt")
+        return known and not (sentence_start and is_english_word(low)) or not is_english_word(low)
+
+    while True:
+        m = NEXT_NAME_WORD.match(text, end)
+        if not m or not joins(m.group(1), False):
+            break
+        end = m.end(1)
+    while True:
+        m = PREV_NAME_WORD.search(text, max(0, start - 40), start)
+        if not m:
+            break
+        head = text[max(0, m.start(1) - 3):m.start(1)]
+        if not joins(m.group(1), not head.strip() or bool(re.search(r"[.!?:\n]\s*$", head))):
+            break
+        start = m.start(1)
+    return start, end
 
 
 def trim_lower_case(text: str, start: int, end: int) -> tuple[int, int]:

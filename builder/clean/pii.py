@@ -14,24 +14,22 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
-from builder.clean.precision import keep_span, private_ip
-from builder.clean.code import code_ranges, in_ranges
-from builder.clean.names import census_name, trim_lower_case
+from builder.clean.precision import judge_span, private_ip
+from builder.clean.entities import ENTITIES
+from builder.traits.code import code_ranges, in_ranges
+from builder.clean.names import census_name, trim_lower_case, whole_name
 from builder.clean.numbers import in_code_list
 from builder.clean.truecase import is_english_word, truecase
 from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
 
-# Fewest digits a match can hold (a cheap test that lets whole finders be skipped).
-MIN_DIGITS = {"PHONE_NUMBER": 6, "CREDIT_CARD": 12, "US_SSN": 9, "IBAN_CODE": 8, "IP_ADDRESS": 1,
-              "STREET_ADDRESS": 1, "ZIP_CODE": 3, "US_BANK_NUMBER": 8, "US_PASSPORT": 6, "US_DRIVER_LICENSE": 1,
-              "ID_NUMBER": 4}
 CHUNK_OVERLAP = 100  # an entity cut by a chunk border is still seen whole in the next chunk
 
 
 @dataclass
 class TurnScan:
     spans: list[dict] = field(default_factory=list)  # start, end, entity, score (offsets in the original)
+    suppressed: list[dict] = field(default_factory=list)  # spans a span rule kept, with ``suppressed_by``
     timed_out: bool = False
     seconds: float = 0.0
     english: bool = True  # False: only the language-independent finders ran
@@ -59,7 +57,7 @@ def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
     digits = sum(c.isdigit() for c in text)
     out = set()
     for entity in entities:
-        need = MIN_DIGITS.get(entity, 0)
+        need = ENTITIES[entity].min_digits if entity in ENTITIES else 0
         if digits < need or (entity == "EMAIL_ADDRESS" and "@" not in text) or (
                 entity == "URL" and "." not in text):
             continue
@@ -134,7 +132,15 @@ class PiiDetector:
             if text and len(text) > self.config.chunk_chars:
                 scans[i] = self._scan_long(text, english[i])
         for i, (scan, text) in enumerate(zip(scans, texts)):
-            scan.spans = resolve_overlaps([s for s in scan.spans if self._keep(s, ner_texts.get(i, text))])
+            kept = []
+            for span in scan.spans:
+                if "suppressed_by" not in span:
+                    span["suppressed_by"] = self._judge(span, ner_texts.get(i, text))
+                (scan.suppressed if span["suppressed_by"] else kept).append(span)
+            for span in kept:
+                del span["suppressed_by"]
+            scan.spans = resolve_overlaps(kept)
+            scan.suppressed = [{k: sp[k] for k in ("start", "end", "entity", "suppressed_by")} for sp in scan.suppressed]
         return scans
 
     def _scan_long(self, text: str, english: bool) -> TurnScan:
@@ -159,30 +165,42 @@ class PiiDetector:
             if (finder.english_only and not english) or not possible.intersection(finder.entities):
                 continue
             for start, end, entity, score, *basis in finder.find(ner_text if finder.english_only else text, ents):
-                if entity not in possible or (entity == "PERSON" and in_ranges(start, end, code)):
+                if entity not in possible:
                     continue
-                if entity == "IP_ADDRESS" and private_ip(text[start:end]) and in_ranges(start, end, code):
-                    continue  # a LAN address in a program or a config: nobody's
-                if entity == "PHONE_NUMBER" and in_code_list(text, start, end):
-                    continue
-                if entity == "PERSON":
+                rule = None
+                if entity == "PERSON" and in_ranges(start, end, code):
+                    rule = "name_in_code"
+                elif entity == "IP_ADDRESS" and private_ip(text[start:end]) and in_ranges(start, end, code):
+                    rule = "private_ip_in_code"
+                elif entity == "PHONE_NUMBER" and in_code_list(text, start, end):
+                    rule = "phone_in_code_list"
+                elif entity == "PERSON":
                     end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
                     if basis == ["ner"] and ner_text == text:
                         start, end = trim_lower_case(text, start, end)
-                    if end <= start or (finder.english_only and ner_text != text and basis == ["ner"]
-                                        and not census_name(text[start:end]) and text[start:end].isascii()
-                                        and (len(text[start:end].split()) < 2
-                                             or any(is_english_word(w) for w in text[start:end].split()))):
-                        continue  # "teorically", "amasing bread": a typo truecasing capitalised is no name
-                out.append({"start": start + offset, "end": end + offset, "entity": entity, "score": score,
-                            "basis": basis[0] if basis else finder.name})
+                    if end <= start:
+                        continue
+                    start, end = whole_name(text, start, end)
+                    if (finder.english_only and ner_text != text and basis == ["ner"]
+                            and not census_name(text[start:end]) and text[start:end].isascii()
+                            and (len(text[start:end].split()) < 2
+                                 or any(is_english_word(w) for w in text[start:end].split()))):
+                        rule = "truecasing_typo"  # "teorically", "amasing bread"
+                span = {"start": start + offset, "end": end + offset, "entity": entity, "score": score,
+                        "basis": basis[0] if basis else finder.name}
+                if rule:
+                    span["suppressed_by"] = rule
+                out.append(span)
         return out
 
-    def _keep(self, span: dict, text: str) -> bool:
+    def _judge(self, span: dict, text: str) -> str | None:
+        """The span rule that keeps ``span`` (precision.judge_span), or None to redact it."""
         entity, value = span["entity"], text[span["start"]:span["end"]]
         if span.get("basis") in ("intro", "signoff"):
             value = value.title()  # "my name praba": the cue vouches for a lower-case name
-        return entity in self.config.entities and keep_span(entity, value, span["score"], self.config.threshold(entity))
+        if entity not in self.config.entities:
+            return "entity_not_selected"
+        return judge_span(entity, value, span["score"], self.config.threshold(entity))
 
 
 def _ents(doc) -> list[tuple[int, int, str]]:

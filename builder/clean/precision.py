@@ -102,12 +102,20 @@ def is_public(value: str) -> bool:
     return norm in PUBLIC_FIGURES or bool(REGNAL.search(value) and value.split()[-1].upper() == value.split()[-1])
 
 
+def judge_span(entity: str, value: str, score: float, threshold: float) -> str | None:
+    """The name of the span rule that keeps a detected span (it is no personal data worth
+    redacting), or None when it is to be redacted."""
+    if score < threshold:
+        return "below_threshold"
+    if not any(c.isalnum() for c in value):
+        return "no_letters_or_digits"
+    rule = VALUE_RULES.get(entity)
+    return rule[0] if rule and not rule[1](value) else None
+
+
 def keep_span(entity: str, value: str, score: float, threshold: float) -> bool:
     """True when a detected span is personal data worth redacting."""
-    if score < threshold or not any(c.isalnum() for c in value):
-        return False
-    rule = RULES.get(entity)
-    return rule(value) if rule else True
+    return judge_span(entity, value, score, threshold) is None
 
 
 # A PERSON span holding one of these words names an organisation or a place ("Beijing University")
@@ -218,4 +226,23 @@ def _email(value: str) -> bool:
     return not EXAMPLE_DOMAIN.search(value.strip())
 
 
-RULES = {"PERSON": _person, "LOCATION": _location, "URL": _url, "IP_ADDRESS": _ip, "EMAIL_ADDRESS": _email}
+# Span rules judged on a value alone (the policy's dialogue rules come after: policy.py). Each
+# entity's test says True for personal data; when it says False, the rule named here keeps the span.
+VALUE_RULES = {"PERSON": ("not_a_name", _person), "LOCATION": ("too_short_for_a_place", _location),
+               "URL": ("public_url", _url), "IP_ADDRESS": ("non_routable_ip", _ip),
+               "EMAIL_ADDRESS": ("example_email", _email)}
+# Span rules of the detector itself (pii.py), by name, with why they hold.
+SPAN_RULES = {
+    "below_threshold": "the finder's score is under the entity's threshold",
+    "no_letters_or_digits": "punctuation alone is nobody's data",
+    "not_a_name": "a person span that is no name: a contraction, an organisation, a stop or chat word, a public figure",
+    "too_short_for_a_place": "fewer than three letters, or a public figure's name",
+    "public_url": "a domain or public material (articles, documentation, DOIs) points at nobody (see _url)",
+    "non_routable_ip": "loopback, link-local, multicast and network addresses identify nobody",
+    "example_email": "addresses at reserved or placeholder domains (example.com) are nobody's mailbox",
+    "name_in_code": "identifiers in code and pasted tables are no names",
+    "private_ip_in_code": "a LAN address in a program or a config is the same router in millions of homes",
+    "phone_in_code_list": "a number among short codes is no phone",
+    "truecasing_typo": "a lower-case typo truecasing capitalised is no name",
+    "entity_not_selected": "a finder reported an entity this run does not scrub (--entities)",
+}

@@ -35,6 +35,13 @@ def funnel_lines(folder: Path) -> list[str]:
     spans = stats.get("pii_spans", {})
     if spans:
         lines.append("  pii spans: " + ", ".join(f"{k} {v}" for k, v in sorted(spans.items())))
+    suppressed = manifest.get("suppressed_by_rule") or stats.get("suppressed") or {}
+    if suppressed:
+        lines.append("  found but kept, per rule (builder/clean/policy.py, precision.SPAN_RULES): "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(suppressed.items(), key=lambda kv: (-kv[1], kv[0]))))
+    traits = manifest.get("traits") or stats.get("traits") or {}
+    if traits:
+        lines.append("  dialogue traits (builder/traits): " + ", ".join(f"{k} {v}" for k, v in sorted(traits.items())))
     exif = stats.get("exif", {})
     lines.append(f"  images: {exif.get('images', 0)} seen, {exif.get('stripped', 0)} had metadata and were "
                  "re-encoded from their pixels")

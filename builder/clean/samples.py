@@ -19,15 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-COURSEWORK = re.compile(r"\b(?:assignment|homework|coursework|course\s*work|student\s+(?:id|number)|my\s+(?:class|course"
-                        r"|professor|instructor|teacher|lecturer)|rubric|lab\s+(?:\d+|exercise|report)"
-                        r"|due\s+(?:date|tomorrow|tonight)|(?:course|module)\s+code)\b", re.I)
+from builder.clean.entities import ENTITIES, MODEL_MADE
+
 LABEL = re.compile(r"(?:^|\s)([A-Z][\w ]{0,20}?)\s*:\s*\S")
 MIN_ROWS = 3
-
-
-def coursework(turns: list[dict]) -> bool:
-    return any(t["role"] == "user" and COURSEWORK.search(t["text"] or "") for t in turns)
 
 
 def _shape(line: str) -> tuple | None:
@@ -67,9 +62,8 @@ def _words(value: str) -> list[str]:
 
 
 def sample_values(turns: list[dict], texts: list[str], scans) -> set[str]:
-    """The found values of a coursework dialogue that only its sample records hold."""
-    if not coursework(turns):
-        return set()
+    """The found values of a coursework dialogue (the trait: builder/traits/exercise.py) that only
+    its sample records hold."""
     rows = [record_rows(t) for t in texts]
     if not any(rows):
         return set()
@@ -107,14 +101,12 @@ def drop_values(texts: list[str], scans, values: set[str]):
             for text, scan in zip(texts, scans)]
 
 
-MODEL_VALUES = ("EMAIL_ADDRESS", "IP_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "ID_NUMBER",
-                "US_DRIVER_LICENSE", "US_PASSPORT", "US_BANK_NUMBER")
 
 
 def _key(entity: str, value: str) -> str:
     """How a value is looked for in the user's (lower-cased) text: e-mails and IPs as written,
     numbers by their letters and digits ("06 12 34 56 78" -> "0612345678")."""
-    return (value if entity in ("EMAIL_ADDRESS", "IP_ADDRESS") else re.sub(r"\W", "", value)).lower()
+    return (value if ENTITIES[entity].match_as_written else re.sub(r"\W", "", value)).lower()
 
 
 def user_sourced_values(turns: list[dict], texts: list[str], scans):
@@ -124,8 +116,8 @@ def user_sourced_values(turns: list[dict], texts: list[str], scans):
 
     def given(text: str, span: dict) -> bool:
         key = _key(span["entity"], text[span["start"]:span["end"]])
-        return span["entity"] not in MODEL_VALUES or key in (flat if span["entity"] in ("EMAIL_ADDRESS", "IP_ADDRESS")
-                                                              else compact)
+        return span["entity"] not in MODEL_MADE or key in (flat if ENTITIES[span["entity"]].match_as_written
+                                                            else compact)
 
     return keep_in_model_turns(turns, texts, scans, given)
 

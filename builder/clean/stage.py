@@ -22,19 +22,21 @@ from builder.clean.metadata import scrub as scrub_metadata
 from builder.exif import strip_metadata
 from builder.clean.languages import UNDETERMINED, dialogue_languages, english_turns
 from builder.clean.pii import NER_MODEL, PiiDetector, TurnScan
+from builder.clean import policy
 from builder.clean.redact import redact_dialogue
 from builder.clean.toxicity import ToxicityStep
 from builder.engine import ShardContext, ShardResult
 from builder.errors import InputError
 from builder.images import ImageInfo
 from builder.records import dialogues_frame, ledger_frame
+from builder.traits import Traits, tag
 
 
 class CleanStage:
     name = "clean"
     version = "1"
     reads = ("dialogue_id", "turns", "language")
-    writes = ("turns", "pii", "toxicity", "language")
+    writes = ("turns", "pii", "toxicity", "language", "traits")
 
     def __init__(self, config: CleanConfig):
         self.config = config
@@ -72,7 +74,13 @@ class CleanStage:
                        "exif": {"images": 0, "stripped": 0, "reencoded": 0}, "turns": 0,
                        "languages": {}, "turns_without_english_ner": 0}
         ledger, out_rows = [], []
+        stats["suppressed"] = {}
+        stats["traits"] = {}
         rows = self._languages(rows, ledger, stats)
+        for row in rows:  # tagged once; the PII policy, swap and the toxicity lexicon read them
+            row["_traits"] = tag(row["turns"])
+            for name in row["_traits"].found:
+                _count(stats["traits"], name)
         tox = self._toxicity(rows, stats)
         survivors = []
         for row, tags in zip(rows, tox):
@@ -88,14 +96,20 @@ class CleanStage:
         images: dict[tuple[str, str], tuple[dict, dict | None]] = {}
         t0 = time.perf_counter()
         for row, row_scans, meta in zip(survivors, scans, metadata):
-            red = redact_dialogue(row["dialogue_id"], row["turns"], row_scans, self.config)
+            red = redact_dialogue(row["dialogue_id"], row["turns"], row_scans, self.config, row["_traits"])
             routing = _routing(row, row_scans)
+            suppressed = policy.counts(red.suppressed)
+            for rule, n in suppressed.items():
+                stats["suppressed"][rule] = stats["suppressed"].get(rule, 0) + n
+            if suppressed:
+                routing["suppressed"] = suppressed
             if red.reason:
                 ledger.append(_row(row, "dropped", red.reason, {"deleted_turns": red.deleted_turns,
                                                                  "redacted_share": _keys(red.shares),
                                                                  "spans": red.evidence, **routing}))
                 _count(stats["funnel"]["dropped"], red.reason)
                 continue
+            row["traits"] = _remap(row["_traits"], len(row["turns"]), red.deleted_turns).to_column()
             row["turns"], row["pii"] = red.turns, red.spans
             exif = self._strip_images(row, ctx, images, stats) if self.config.strip_exif else []
             for span in red.spans:
@@ -118,8 +132,9 @@ class CleanStage:
             out_rows.append(row)
         stats["seconds"]["redact_exif"] = time.perf_counter() - t0
         stats["funnel"]["out"] = len(out_rows)
-        for row in out_rows:
+        for row in rows:
             row.pop("_turn_languages", None)
+            row.pop("_traits", None)
         return ShardResult(dialogues_frame(out_rows), ledger_frame(ledger), stats)
 
     # -- steps -------------------------------------------------------------------
@@ -214,7 +229,8 @@ class CleanStage:
         from builder.clean.recognizers import build_finders, language_independent
 
         finders = language_independent(build_finders(self.config.entities)) if self.config.pii else []
-        return {"funnel": stats.get("funnel", {}),
+        return {"funnel": stats.get("funnel", {}), "suppressed_by_rule": stats.get("suppressed", {}),
+                "traits": stats.get("traits", {}),
                 "decided_by": {"toxicity": self._describe_toxicity()["name"] if self.config.toxicity else None,
                                "pii": f"presidio+{NER_MODEL}" if self.config.pii else None},
                 "pii_routing": {"english_ner": "turns identified as English (builder/language.py)",
@@ -238,6 +254,15 @@ def _routing(row: dict, scans: list[TurnScan]) -> dict:
     if skipped:
         out["language_independent_only_turns"] = skipped
     return out
+
+
+def _remap(traits: Traits, n_turns: int, deleted: list[int]) -> Traits:
+    """The traits with turn indices as they are after ``deleted`` turns went (delete_exchange)."""
+    if not deleted:
+        return traits
+    new_index = {old: new for new, old in enumerate(i for i in range(n_turns) if i not in set(deleted))}
+    return Traits({name: tuple(new_index[t] for t in turns if t in new_index) for name, turns in traits.found.items()
+                   if not turns or any(t in new_index for t in turns)})
 
 
 def _keys(shares: dict[int, float]) -> dict[str, float]:

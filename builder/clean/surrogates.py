@@ -26,6 +26,8 @@ LAST_NAMES = (
 )
 STREETS = ("Elm", "Birch", "Harbour", "Mill", "Orchard", "Quarry", "Rowan", "Station", "Willow", "Linden")
 STREET_KINDS = ("Street", "Road", "Lane", "Avenue", "Way")
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December")
 CITIES = ("Eastholm", "Northby", "Westerlea", "Southmere", "Ashford Vale", "Brightwater")
 
 
@@ -86,29 +88,28 @@ class Redactor:
         return self._salt
 
     def surrogate(self, entity: str, value: str) -> str:
+        """A fake value of the entity's surrogate kind (entities.py), seeded by the dialogue and the value."""
+        from builder.clean.entities import ENTITIES
+
         rng = _rng(self.dialogue_id, entity, _normal(value))
-        if entity == "PERSON":
-            return self._person(value)
-        if entity == "EMAIL_ADDRESS":
-            return f"{rng.choice(FIRST_NAMES).lower()}.{rng.choice(LAST_NAMES).lower()}@example.com"
-        if entity in ("PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "US_BANK_NUMBER", "US_PASSPORT",
-                      "US_DRIVER_LICENSE", "ZIP_CODE", "ID_NUMBER"):
-            if entity == "PHONE_NUMBER" and sum(c.isdigit() for c in value) >= 10:
-                return f"+1-555-01{rng.randrange(100):02d}"
-            if entity == "US_SSN":
-                return f"9{rng.randrange(10)}{rng.randrange(10)}-{rng.randrange(10, 100)}-{rng.randrange(1000, 10000)}"
-            return _digits_like(value, rng)
-        if entity == "IBAN_CODE":
-            return _digits_like(value, rng, keep_prefix_letters=True)
-        if entity == "IP_ADDRESS":
-            return f"2001:db8::{rng.randrange(1, 0xffff):x}" if ":" in value else f"192.0.2.{rng.randrange(1, 255)}"
-        if entity == "URL":
-            return f"https://example.com/{rng.getrandbits(32):08x}"
-        if entity == "STREET_ADDRESS":
-            return f"{rng.randrange(1, 200)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}"
-        if entity == "LOCATION":
-            return rng.choice(CITIES)
-        return f"<{entity}>"
+        kind = ENTITIES[entity].surrogate if entity in ENTITIES else "placeholder"
+        if kind == "phone" and sum(c.isdigit() for c in value) >= 10:
+            return f"+1-555-01{rng.randrange(100):02d}"
+        if kind == "ssn":
+            return f"9{rng.randrange(10)}{rng.randrange(10)}-{rng.randrange(10, 100)}-{rng.randrange(1000, 10000)}"
+        make = {
+            "person": lambda: self._person(value),
+            "email": lambda: f"{rng.choice(FIRST_NAMES).lower()}.{rng.choice(LAST_NAMES).lower()}@example.com",
+            "phone": lambda: _digits_like(value, rng),
+            "digits": lambda: _digits_like(value, rng),
+            "iban": lambda: _digits_like(value, rng, keep_prefix_letters=True),
+            "ip": lambda: f"2001:db8::{rng.randrange(1, 0xffff):x}" if ":" in value else f"192.0.2.{rng.randrange(1, 255)}",
+            "url": lambda: f"https://example.com/{rng.getrandbits(32):08x}",
+            "street": lambda: f"{rng.randrange(1, 200)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}",
+            "city": lambda: rng.choice(CITIES),
+            "date": lambda: f"{rng.randrange(1, 29)} {rng.choice(MONTH_NAMES)} {rng.randrange(1950, 2006)}",
+        }.get(kind)
+        return make() if make else f"<{entity}>"
 
     def _person(self, value: str) -> str:
         tokens = value.split()

@@ -28,11 +28,12 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
                    "($MMRC_PII_SALT).")
 @click.option("--entity-action", "entity_actions", multiple=True, metavar="ENTITY=ACTION",
               help="Per-entity action override (repeatable), e.g. PERSON=surrogate.")
-@click.option("--max-redacted-share", type=float, default=0.5, show_default=True,
-              help="A turn with a larger redacted share of its characters must be deleted.")
-@click.option("--coherence-min-chars", type=int, default=20, show_default=True,
-              help="...and only when at least this many of its characters are redacted (a short turn that is one "
-                   "name is not incoherent).")
+@click.option("--max-redacted-share", type=float, default=CleanConfig.max_redacted_share, show_default=True,
+              help="A turn whose replacements are a larger share of its units after replacement (each replaced "
+                   "value one unit, each other word one) is unreadable and must be deleted.")
+@click.option("--coherence-min-spans", type=int, default=CleanConfig.coherence_min_spans, show_default=True,
+              help="...and only when it holds at least this many replacements (one replaced name is no "
+                   "incoherence).")
 @click.option("--languages", default="", metavar="CODES",
               help="Keep only dialogues in these languages (ISO 639-1, comma-separated, 'und' for unknown), "
                    "e.g. en,de; others are dropped as language_not_selected. Default: every language.")
@@ -71,7 +72,7 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Examples per entity in --report (each shows the redacted value, read back from the input).")
 @executor_options
 def command(input_dir, output_dir, entities, pii_thresholds, action, entity_actions, max_redacted_share,
-            coherence_min_chars, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_pii,
+            coherence_min_spans, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_pii,
             no_exif, no_toxicity,
             toxicity_backend,
             toxicity_model, toxicity_checkpoint, toxicity_config, toxicity_thresholds, toxicity_int8,
@@ -101,7 +102,7 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
         thresholds=tuple(sorted({**dict(CleanConfig().thresholds),
                                  **dict(parse_pairs(pii_thresholds, "--pii-threshold", float))}.items())),
         action=action, entity_actions=tuple(sorted(parse_pairs(entity_actions, "--entity-action"))),
-        max_redacted_share=max_redacted_share, coherence_min_chars=coherence_min_chars,
+        max_redacted_share=max_redacted_share, coherence_min_spans=coherence_min_spans,
         languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
         coherence=coherence, model_names_public=not redact_model_names,
         turn_timeout_s=turn_timeout,

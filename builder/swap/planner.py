@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from builder.records import dialogue_id
+from builder.traits import of_row
 from builder.swap import lexicon as lx
 from builder.swap.rewrite import other_referent, rewrite
 from builder.swap.names import bare_noun, titled_elsewhere
@@ -36,7 +37,7 @@ from builder.swap.sources.bank import word_pattern
 from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
 
-PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language")
+PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language", "traits")
 # Views of a place a place name may describe and still be shown ("the Tokyo skyline", "Prague's old town")
 SCENES = frozenset("""skyline street streets crossing harbor harbour waterfront canal canals bridge river old town
 rooftops roofs view views panorama square market beach coast bay""".split())
@@ -96,10 +97,11 @@ class Planner:
         texts = [(r_i, t_i, t["text"]) for r_i, r in enumerate(rows) for t_i, t in enumerate(r["turns"] or [])
                  if t["role"] == "user" and (t["text"] or "").strip()]
         docs = self.nlp.pipe([text for _, _, text in texts], batch_size=64)
+        traits = [of_row(r) for r in rows]  # tagged by clean (or now, for a folder clean never saw)
         per_row: list[list[tuple[int, list, Candidate]]] = [[] for _ in rows]
         to_embed = []  # (row, turn, turn mentions, mention, candidate from the entity label or None)
         for (r_i, t_i, _), doc in zip(texts, docs):
-            found = mentions(doc)
+            found = mentions(doc, traits[r_i].names_at(t_i))
             for m in found:
                 cand = categorise(t_i, m)
                 if cand is not None and cand.how == "lexicon":

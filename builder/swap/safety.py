@@ -2,20 +2,17 @@
 rewrites whose grammar would break. Each check names a reason (counted in the ledger detail of
 ``no_safe_rewrite``): a variant that reads wrongly or changes what is asked is worse than none.
 
-* ``long_paste``: the user turn is longer than 1,200 characters (a pasted article, story or
-  brief: what it names is not the user's own scene, and real logs show such swaps read wrongly);
+Refusals that depend on what the turn is come from its traits (builder/traits, tagged once by
+clean): ``long_paste`` (a user turn of 1,000 characters or more: a pasted article, story or
+brief), ``code`` (the turn holds code or names a source file; the span itself in inline code or
+on a code line refuses too), ``exercise`` (a worksheet item; also a numbered list of three or
+more items), ``story_request`` (the ``fiction`` or ``verse_request`` trait). The others:
+
 * ``simile``: the span follows "like"/"as" used as a preposition ("fly like an eagle": the
   user does not mean a pictured eagle), or sits inside "as ... as";
 * ``quoted``: the span is inside quotation marks (a title, a citation, someone's words);
-* ``code``: the turn holds code (a fence, inline code around the span, lines that read as code,
-  or a file name such as ``README.md``);
-* ``exercise``: the turn is a fill-in-the-blank, a multiple-choice item (options on lines or
-  inline: "a 87% b 89% c 64%"), a numbered list of three or more items or a sentence to complete or correct ("___", "fill in the blank");
 * ``creation_request``: the span is what the user asks to be drawn, written or generated ("give me
   a painting of …", "draw a cat"): a photo of one would change the request;
-* ``story_request``: the turn asks for a story, a chapter, a poem or a script, or sets an
-  imagined scene ("imagine you are organising..."): what it names is the premise, not the
-  user's scene ("a couple on a secluded beach meet a fairy");
 * ``activity``: the span is an activity, not a thing ("repairs, painting, flooring");
 * ``title``: the span is the name of a show, film, book or game ("what is my little pony
   about?", "an episode of south park", "my favourite show is the office"); see :mod:`.names`,
@@ -40,18 +37,10 @@ from __future__ import annotations
 import re
 
 from builder.swap.lexicon import SKY, SKY_PHRASES
+from builder.traits.code import code_ranges, in_ranges
 from builder.swap.names import work_title
 
 QUOTES = {'"': '"', "“": "”", "«": "»", "„": "“", "「": "」"}
-CODE_LINE = re.compile(r"^\s*(def |class |import |from \S+ import|#include|public |private |function |var |let |const |"
-                       r"for \(|while \(|if \(|return\b|SELECT |INSERT |print\(|console\.|[{}]\s*$|.*;\s*$|"
-                       r"\S+\s*=\s*\S+\(|<\w+[^>]*>|(for|while|if|elif|else|try|except|with)\b[^\n]*:\s*$|"
-                       r"(    |\t)\S)")
-EXERCISE = re.compile(r"_{3,}|\.\.\.\s*\(|\(\s*\)|\bfill in the blanks?\b|\bcomplete the (sentence|text|following)\b|"
-                      r"\bchoose the (correct|right|best)\b|\bcorrect the (sentence|mistakes?|errors?)\b|"
-                      r"^\s*\(?[a-dA-D][).]\s+\S+.*\n\s*\(?[a-dA-D][).]\s+|"
-                      r"(^|\s)\(?a[).:\t]\s*\S.{0,60}?\s\(?b[).:\t]\s*\S.{0,60}?\s\(?c[).:\t]",
-                      re.IGNORECASE | re.MULTILINE)
 CREATE = {"draw", "paint", "write", "generate", "create", "design", "compose", "sketch", "render", "illustrate",
           "imagine", "invent"}
 _DEICTIC_NOUN = r"(?:items?|places?|dish(?:es)?|drinks?|animals?|artworks?|vehicles?)(?:\s+of\s+(?:mine|ours|yours|his|hers|theirs))?"
@@ -64,9 +53,6 @@ BAD_AGREEMENT = re.compile(
     r"\b(a|an|the)\s+(this|these)\b|\bthese\s+(\w+\s+){0,2}?\w+\s+(is|was|has|does)\b|"
     r"\bthis\s+(\w+\s+){0,2}?\w+\s+(are|were)\b|\bon\s+(this|these)\s+(\w+\s+)?places?\b|"
     r"\b(down|up|across|along)\s+(this|these)\s+(\w+\s+)?places?\s+from\b", re.IGNORECASE)
-STORY_REQUEST = re.compile(r"\b(?:write|continue|tell|compose|create|generate)\b[^.\n?!]{0,60}\b(?:story|stories|chapter"
-                           r"|poem|script|screenplay|fanfic\w*|fairy\s*tale|novel|scene|lyrics|song)\b"
-                           r"|\b(?:imagine|pretend)\s+(?:you\s+are|you're|that)\b", re.IGNORECASE)
 # Things one makes, not photographs: "a drawing of a dog", "a logo of a lion" (a photo of one changes the request)
 MADE_THINGS = {"drawing", "painting", "sketch", "illustration", "cartoon", "logo", "render", "rendering", "design",
                "prompt", "poem", "story", "song", "sculpture", "model", "icon", "emoji", "caricature", "mural"}
@@ -111,33 +97,32 @@ SENSES = {
 }
 
 
-MAX_TURN_CHARS = 1200  # longer user turns are pasted articles, stories, briefs: not the user's own scene
 NUMBERED = re.compile(r"^\s*\d{1,2}[.)]\s", re.MULTILINE)
-FILE_NAME = re.compile(r"\b[\w-]+\.(md|py|txt|js|ts|json|ya?ml|csv|html|css|sh|cpp|java|rs|go)\b", re.IGNORECASE)
+# Refusals read from the turn's traits (builder/traits, tagged once by clean): trait -> reason
+TRAIT_REFUSALS = (("long_paste", "long_paste"), ("code", "code"), ("exercise", "exercise"),
+                  ("fiction", "story_request"), ("verse_request", "story_request"))
 
 
-def context_refusal(doc, chunk_start: int, start: int, end: int) -> str | None:
+def context_refusal(doc, chunk_start: int, start: int, end: int, traits: frozenset[str] = frozenset()) -> str | None:
     """Why the span ``start:end`` (characters; token ``chunk_start`` begins it) in ``doc`` must
-    not be swapped, or None."""
+    not be swapped, or None. ``traits``: the traits of the turn (builder/traits)."""
     text = doc.text
-    if len(text) > MAX_TURN_CHARS:
-        return "long_paste"
-    if _in_code(text, start, end) or FILE_NAME.search(text):
-        return "code"
+    for trait, reason in TRAIT_REFUSALS[:3]:
+        if trait in traits:
+            return reason
+    if in_ranges(start, end, code_ranges(text)):
+        return "code"  # the span itself in inline code or on a code line
     if len(NUMBERED.findall(text)) >= 3:
         return "exercise"  # a numbered list of items to answer or fill in
-    if _in_code(text, start, end):
-        return "code"
-    if EXERCISE.search(text):
-        return "exercise"
     if _quoted(text, start, end):
         return "quoted"
     if _simile(doc, chunk_start):
         return "simile"
     if _to_be_made(doc, chunk_start):
         return "creation_request"
-    if STORY_REQUEST.search(text):
-        return "story_request"
+    for trait, reason in TRAIT_REFUSALS[3:]:
+        if trait in traits:
+            return reason
     chunk = next((c for c in doc.noun_chunks if c.start == chunk_start), None)
     if chunk is not None and _in_the_sky(chunk):
         return "sky"
@@ -263,19 +248,6 @@ def _to_be_made(doc, chunk_start: int) -> bool:
 
 def grammar_refusal(rewritten: str) -> str | None:
     return "agreement" if BAD_AGREEMENT.search(rewritten) else None
-
-
-def _in_code(text: str, start: int, end: int) -> bool:
-    if "```" in text or "~~~" in text:
-        return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line = text[line_start:line_end if line_end != -1 else len(text)]
-    if line[:start - line_start].count("`") % 2 == 1:
-        return True
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    code = sum(1 for ln in lines if CODE_LINE.match(ln))
-    return bool(lines) and (code >= 2 and code / len(lines) >= 0.3 or bool(CODE_LINE.match(line)))
 
 
 def _quoted(text: str, start: int, end: int) -> bool:

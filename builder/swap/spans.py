@@ -54,17 +54,18 @@ class Candidate:
         return self.mention.core.lower() if self.mention.proper else self.mention.lemma
 
 
-def mentions(doc) -> list[Mention]:
-    """Every noun chunk of ``doc`` we know how to rewrite, in text order."""
+def mentions(doc, traits: frozenset[str] = frozenset()) -> list[Mention]:
+    """Every noun chunk of ``doc`` we know how to rewrite, in text order; ``traits`` are those of
+    the turn (builder/traits) that the refusals read."""
     out = []
     for chunk in doc.noun_chunks:
-        mention = _mention(doc, chunk)
+        mention = _mention(doc, chunk, traits)
         if mention is not None:
             out.append(mention)
     return out
 
 
-def _mention(doc, chunk) -> Mention | None:
+def _mention(doc, chunk, traits: frozenset[str] = frozenset()) -> Mention | None:
     root = chunk.root
     if root.pos_ not in ("NOUN", "PROPN") or root.i != chunk.end - 1 or root.dep_ in CORE_DEPS:
         return None
@@ -121,7 +122,7 @@ def _mention(doc, chunk) -> Mention | None:
         sentence=sent.text.strip(),
         sentence_start=chunk.start == sent.start,
         label=label,
-        refusal=context_refusal(doc, chunk.start, chunk.start_char, chunk.end_char),
+        refusal=context_refusal(doc, chunk.start, chunk.start_char, chunk.end_char, traits),
         bare=is_bare(chunk),
         bare_plural=is_bare(chunk, plural=True),
     )

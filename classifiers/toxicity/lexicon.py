@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from builder.errors import require
+from builder.traits.fiction import asks_for_fiction
 from classifiers.toxicity.textscan import prepare, words
 
 LABELS = ("toxicity", "obscene", "insult", "threat", "sexual_explicit")
@@ -64,11 +65,10 @@ THREATS = re.compile(
     r"|\b(hope|wish)\s+(you|u)\s+(die|get killed|burn)\b"
     r"|\b(kill|hang|shoot)\s+(yourself|urself)\b"
 )
-SEXUAL_REQUEST = re.compile(
-    r"\b(?:write|story|stories|fanfic\w*|roleplay|role-play|novel|scene|describe|continue)\b[^.\n]{0,60}"
-    r"\b(?:fetish\w*|smut\w*|porn\w*|erotic\w*|nsfw|hentai|sex\s+scene|explicit\s+sex\w*|lewd)\b"
-    r"|\b(?:fetish\w*|smut\w*|porn\w*|erotic\w*|nsfw|hentai|lewd)\b[^.\n]{0,40}"
-    r"\b(?:story|stories|fanfic\w*|roleplay|novel|scene)\b")
+# A request for sexual fiction: a story request (the ``fiction`` trait, builder/traits/fiction.py)
+# or a "describe" that holds one of these words.
+SEXUAL_TERMS = re.compile(r"\b(?:fetish\w*|smut\w*|porn\w*|erotic\w*|nsfw|hentai|sex\s+scene|explicit\s+sex\w*|lewd)\b")
+DESCRIBE = re.compile(r"\b(?:describe|continue|write)\b")
 
 
 @lru_cache(maxsize=1)
@@ -138,7 +138,7 @@ class LexiconScorer:
         if grams & AIMED_ONLY and self._aimed(lower):
             insult = 1.0
         threat = 1.0 if THREATS.search(lower) else 0.0
-        sexual = 0.9 if SEXUAL_REQUEST.search(lower) else 0.0
+        sexual = 0.9 if SEXUAL_TERMS.search(lower) and (asks_for_fiction(lower) or DESCRIBE.search(lower)) else 0.0
         for code in self._languages_of(text, language):
             found_obscene, found_sexual = self._language_hits(code, lower, tokens)
             obscene = max(obscene, 0.9 * found_obscene)

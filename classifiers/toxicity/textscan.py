@@ -1,7 +1,7 @@
 """Text preparation for the lexicon backend: code out, Unicode words in, innocent phrases out.
 
-- Code is not speech: fenced and inline code spans and lines that look like code are removed,
-  and so are identifiers (``len(``, ``obj.kill``, ``snake_case``, ``camelCase``), so a Python
+- Code is not speech: the ``code`` trait's ranges (fenced and inline code, lines that look like
+  code, tab-separated rows; builder/traits/code.py) are removed, and so are identifiers (``len(``, ``obj.kill``, ``snake_case``, ``camelCase``), so a Python
   ``len`` or a ``kill -9`` in a shell line cannot drop a dialogue.
 - Words are Unicode letter runs, case-folded: "González" stays one word (never "lez"),
   "nadużywać" stays one word (never "nad").
@@ -13,12 +13,6 @@ from __future__ import annotations
 
 import regex
 
-FENCED = regex.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", regex.S)
-INLINE = regex.compile(r"`[^`\n]{1,200}`")
-CODE_LINE = regex.compile(
-    r"^\s*(?:def |class |import |from \S+ import|#include|return\b|var |let |const |function\b|public |private "
-    r"|static |if\s*\(|for\s*\(|while\s*\(|elif |else:|try:|except\b|print\(|console\.|\$ |>>> |[}{\])]+;?\s*$)"
-    r"|[;{]\s*$|^\s*[\w.\[\]]+\s*[+\-*/]?=\s*\S|\w\(.*\)\s*[;:]?\s*$")
 IDENTIFIER = regex.compile(r"[\p{L}\p{N}_]*(?:[._]\p{L}|\p{Ll}\p{Lu})[\p{L}\p{N}_.]*|\p{L}[\p{L}\p{N}_]*(?=\()"
                            r"|(?<=\w\.|\s--?)\p{L}+")
 WORD = regex.compile(r"\p{L}[\p{L}\p{M}]*(?:['’]\p{L}+)?")
@@ -33,9 +27,12 @@ INNOCENT = regex.compile(
 
 
 def strip_code(text: str) -> str:
-    text = FENCED.sub(" ", text)
-    text = INLINE.sub(" ", text)
-    text = "\n".join(" " if CODE_LINE.search(line) else line for line in text.split("\n"))
+    """The text with its code (the ``code`` trait's ranges: builder/traits/code.py) and its
+    identifiers blanked."""
+    from builder.traits.code import code_ranges
+
+    for start, end in reversed(code_ranges(text)):
+        text = text[:start] + " " + text[end:]
     return IDENTIFIER.sub(" ", text)
 
 

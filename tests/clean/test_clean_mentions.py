@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from builder.clean.mentions import (SHOW_TALK, about_public_life, after_article, character_of_a_work,
-                                    discussed_as_name, mentioned_not_people, occurrences, public_role, used_as_place)
+from builder.clean.mentions import (SHOW_TALK, after_article, character_of_a_work, discussed_as_name,
+                                    mentioned_not_people, occurrences, public_role, used_as_place)
 from builder.clean.names import name_context, trim_lower_case
 from builder.clean.numbers import in_code_list
 from builder.clean.pii import TurnScan
-from builder.clean.samples import coursework, record_rows, sample_values, user_sourced_values
+from builder.clean.samples import record_rows, sample_values, user_sourced_values
+from builder.traits import tag
+from builder.traits.public_life import about_public_life
 
 
 @pytest.mark.parametrize("texts,value,expected", [
@@ -115,8 +117,8 @@ def test_course_sample_records_are_not_personal_but_the_students_own_row_is():
 
 def test_records_outside_coursework_stay_personal():
     turns = [{"role": "user", "text": "Why does my import fail on these customers?\n" + ROSTER.split("cout")[0]}]
-    assert not coursework(turns)
-    assert sample_values(turns, [turns[0]["text"]], [_scan(turns[0]["text"], [("Milo", "PERSON")])]) == set()
+    assert not tag(turns).has("coursework")  # the policy's course_sample_record rule does not apply
+    assert tag([{"role": "user", "text": "My assignment prints nothing\n" + ROSTER}]).has("coursework")
 
 
 def test_a_table_needs_three_rows_of_one_shape():

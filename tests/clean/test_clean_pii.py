@@ -257,4 +257,7 @@ def test_recall_on_the_small_labelled_sample_through_the_clean_path():
     table = dev_set(path)
     for entity in ("CREDIT_CARD", "EMAIL_ADDRESS", "IP_ADDRESS", "US_SSN", "PHONE_NUMBER", "US_DRIVER_LICENSE"):
         assert table[entity]["recall"] == 1.0, (entity, table[entity])
-    assert table["PERSON"]["recall"] >= 0.85 and table["STREET_ADDRESS"]["recall"] >= 0.85, table
+    # PERSON 46 of 55 (48 before the policy's credited_on_a_work rule): these synthetic sentences put random
+    # names where a film's director and star stood ("directed by Tiffany Gábor and starring Sandberg"); in
+    # real chat a name credited on a work is a public person's, so those two stay on purpose.
+    assert table["PERSON"]["caught"] >= 46 and table["STREET_ADDRESS"]["recall"] >= 0.85, table

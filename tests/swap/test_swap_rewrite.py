@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from builder.traits import tag
+
 import pytest
 
 from builder.models import SPACY_PACKAGE as SPACY
@@ -67,7 +69,8 @@ def test_split_key_pairs_variants_with_originals():
 # -- refusals (issue 13: the failures seen on real logs) -----------------------------------------------------
 def _mention_refusal(text: str, word: str):
     doc = load_spacy(SPACY)(text)
-    found = [m for m in mentions(doc) if word in m.text]
+    traits = tag([{"role": "user", "text": text}]).names_at(0)  # what clean tags, the refusals read
+    found = [m for m in mentions(doc, traits) if word in m.text]
     assert found, f"no mention with {word!r} in {text!r}"
     return found[0].refusal
 

@@ -1,0 +1,166 @@
+"""What each suppression of the PII policy takes out of a dialogue's found spans.
+
+Every function takes the dialogue's :class:`Context` and returns the scans without the spans
+it suppresses; ``policy.py`` names them, says when each applies and records what each took.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from builder.clean.mentions import mentioned_not_people
+from builder.clean.pii import TurnScan
+from builder.clean.precision import PUBLIC_FIGURES
+from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
+from builder.traits import Traits
+from builder.traits.long_paste import long_paste
+
+WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
+# Bases of a name the user gave as their own or a contact's: they hold in fiction and worksheets too.
+OWN_NAME_BASES = ("intro", "relation", "signoff", "address_block", "ner+intro", "ner+relation", "context+intro",
+                  "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters
+
+
+@dataclass
+class Context:
+    """One dialogue as the policy sees it."""
+
+    turns: list[dict]
+    texts: list[str]
+    scans: list[TurnScan]
+    traits: Traits
+    config: object
+    personal: bool = False  # set by the policy once the early suppressions ran
+    public_parts: set[str] = field(default_factory=set)
+
+
+def bare(word: str) -> str:
+    """A name or name part without surrounding punctuation or a possessive ("Anna's" -> "Anna")."""
+    return word.strip(".,'\"’").removesuffix("’s").removesuffix("'s")
+
+
+def _filter(ctx: Context, drop) -> list[TurnScan]:
+    """The scans without the spans ``drop(turn_index, text, span)`` says go."""
+    return [replace(scan, spans=[s for s in scan.spans if not drop(i, text, s)])
+            for i, (text, scan) in enumerate(zip(ctx.texts, ctx.scans))]
+
+
+def _person(span: dict) -> bool:
+    return span["entity"] == "PERSON"
+
+
+# -- values a model brought up -----------------------------------------------------------------
+
+
+def model_names(ctx: Context) -> list[TurnScan]:
+    """PERSON spans in model turns that the user did not give: a chat model cannot know private
+    people, so a name it brings up itself is public knowledge or fiction. A model-turn name
+    stays when a name found in a user turn holds it, or its own context vouches for it and the
+    user typed it."""
+    user_text = " ".join(t for turn, t in zip(ctx.turns, ctx.texts) if turn["role"] == "user")
+    user_names = {bare(part) for turn, text, scan in zip(ctx.turns, ctx.texts, ctx.scans) if turn["role"] == "user"
+                  for s in scan.spans if _person(s)
+                  for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()]}
+
+    def given(text: str, s: dict) -> bool:
+        value = text[s["start"]:s["end"]]
+        parts = [bare(p) for p in [value, *value.split()]]
+        return not _person(s) or any(p in user_names for p in parts if len(p) >= 3) or (
+            s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
+                                               for p in parts if len(p) >= 3))
+
+    return keep_in_model_turns(ctx.turns, ctx.texts, ctx.scans, given)
+
+
+def model_values(ctx: Context) -> list[TurnScan]:
+    return user_sourced_values(ctx.turns, ctx.texts, ctx.scans)
+
+
+def course_samples(ctx: Context) -> list[TurnScan]:
+    return drop_values(ctx.texts, ctx.scans, sample_values(ctx.turns, ctx.texts, ctx.scans))
+
+
+# -- words that are no names ----------------------------------------------------------------------
+
+
+def lower_case_words(ctx: Context) -> list[TurnScan]:
+    """A one-word name NER found that the dialogue also uses in lower case ("Kelvin" and
+    "kelvin structure", "Rose" and "a rose") is a word, not a name."""
+    cased = "\n".join(t for t in ctx.texts if any(c.isupper() for c in t))  # all lower case proves nothing
+    lower = set(re.findall(r"(?<![\w.])[a-z][a-z'-]+(?![\w])", cased))
+    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") == "ner"
+                   and text[s["start"]:s["end"]].lower() in lower)
+
+
+_MULTIWORD_PUBLIC = re.compile(r"(?<!\w)(" + "|".join(sorted((re.escape(n) for n in PUBLIC_FIGURES if " " in n),
+                                                                key=len, reverse=True)) + r")(?!\w)")
+
+
+def public_name_parts(texts: list[str]) -> set[str]:
+    """The words (three letters or more) of the well-known full names the dialogue mentions."""
+    return {w for m in _MULTIWORD_PUBLIC.finditer("\n".join(texts).lower()) for w in m.group().split() if len(w) >= 3}
+
+
+def public_parts(ctx: Context) -> list[TurnScan]:
+    """A dialogue that names "Kobe Bryant" means him by "bryant" too."""
+    def public(value: str) -> bool:
+        words = [bare(w).lower() for w in value.split()]
+        return bool(words) and all(w in ctx.public_parts for w in words if w)
+
+    return _filter(ctx, lambda i, text, s: _person(s) and public(text[s["start"]:s["end"]]))
+
+
+# -- whose names they are: the dialogue's traits --------------------------------------------------
+
+
+def all_names(ctx: Context) -> list[TurnScan]:
+    """Every PERSON span: in fiction, a worksheet, a puzzle or a public text that is not about the
+    user's own affairs, even "I'm John Smith" is a character speaking."""
+    return _filter(ctx, lambda i, text, s: _person(s))
+
+
+def credited_names(ctx: Context) -> list[TurnScan]:
+    """A name credited on a work ("directed by X", "a fan of X", "the songs of X") is a public
+    person's."""
+    return _filter(ctx, lambda i, text, s: _person(s) and str(s.get("basis", "")).endswith("+credit"))
+
+
+def public_life_names(ctx: Context) -> list[TurnScan]:
+    """A chat about professional sport or show business: its people are players, coaches and
+    stars; a self-introduction or a relation still counts."""
+    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") not in OWN_NAME_BASES)
+
+
+def pasted_names(ctx: Context) -> list[TurnScan]:
+    """Names NER alone found in a long pasted text (an article, a paper, a story) are public or
+    invented; they stay everywhere in the dialogue."""
+    public = {text[s["start"]:s["end"]] for text, scan in zip(ctx.texts, ctx.scans) if long_paste(text)
+              for s in scan.spans if _person(s) and s.get("basis") in WEAK}
+    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") in WEAK and text[s["start"]:s["end"]] in public)
+
+
+def lower_case_guesses(ctx: Context) -> list[TurnScan]:
+    """A dialogue about well-known people typed all in lower case ("write a 2016 nba season with
+    kobe bryant ... and kevin durant"): the other names NER guessed after truecasing are their
+    peers; cues ("my friend kevin") still count."""
+    return _filter(ctx, lambda i, text, s: ctx.turns[i]["role"] == "user" and not any(c.isupper() for c in text)
+                   and _person(s) and s.get("basis") in WEAK)
+
+
+def mentioned(ctx: Context) -> list[TurnScan]:
+    """NER-only names that some mention shows are no private person (mentions.py): a place
+    ("in Robina"); outside a personal dialogue also a name discussed as a word, a character of a
+    work, a public role."""
+    weak = {text[s["start"]:s["end"]] for text, scan in zip(ctx.texts, ctx.scans) for s in scan.spans
+            if _person(s) and s.get("basis") in WEAK}
+    gone = mentioned_not_people(ctx.texts, weak, places_only=ctx.personal)
+    if not gone:
+        return ctx.scans
+    parts = {bare(p) for v in gone for p in v.split() if len(bare(p)) >= 3}
+    holds_gone = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in gone) + r")(?!\w)")
+
+    def is_gone(value: str) -> bool:  # the value, a longer span around it, a part
+        return bool(holds_gone.search(value)) or all(bare(p) in parts for p in value.split())
+
+    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") in WEAK and is_gone(text[s["start"]:s["end"]]))
