@@ -35,7 +35,7 @@ from builder import stages as registry
 from builder.errors import ConfigError
 
 PIPELINE_KEYS = {"raw", "work", "stages"}
-DEFAULT_STAGES = ["ingest", "clean", "classify", "swap", "questions", "release"]
+DEFAULT_STAGES = list(registry.DEFAULT_RUN)
 # keys a section holds for the planner itself (not options of the stage's command)
 OWN_KEYS = {"classify": {"labels", "seed", "train", "model"}, "questions": {"file"}, "eval": {"release"}}
 

@@ -64,6 +64,8 @@ STAGES: tuple[Stage, ...] = (
 )
 BY_NAME = {stage.name: stage for stage in STAGES}
 ORDER = tuple(stage.name for stage in STAGES)
+PARTS_STAGES = tuple(stage.name for stage in STAGES if stage.folder)  # parts -> parts: the release funnel's steps
+DEFAULT_RUN = ORDER[:ORDER.index("release") + 1]  # what `mmrc-build run` runs when [pipeline] names no stages
 
 
 def get(name: str) -> Stage:

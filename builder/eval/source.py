@@ -91,7 +91,7 @@ def _open_local(path: Path, revision: str | None) -> ReleaseRef:
         raise InputError(f"{path} is not a release folder (no {MANIFEST} or git history); build one with "
                          "`mmrc-build release`")
     if revision:
-        from builder.release.loader import revision_folder
+        from builder.release.revisions import revision_folder
 
         try:
             commit = gitrepo.git(path, "rev-parse", "--verify", f"{revision}^{{commit}}")
@@ -104,7 +104,7 @@ def _open_local(path: Path, revision: str | None) -> ReleaseRef:
         if gitrepo.git(path, "status", "--porcelain", "--untracked-files=no"):
             raise InputError(f"{path} has uncommitted changes, so it is not a released version; pass "
                              "--revision vX.Y.Z to evaluate a tag, or restore the folder (git checkout .)")
-        from builder.release.loader import revision_folder
+        from builder.release.revisions import revision_folder
 
         commit = gitrepo.git(path, "rev-parse", "HEAD")
         tags = gitrepo.git(path, "tag", "--points-at", "HEAD").split()

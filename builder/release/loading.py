@@ -60,7 +60,7 @@ def section(name: str, version: str, configs: list[str], repo_id: str | None) ->
              "Load it from the folder's path:")
     loads = "\n".join(f'ds = load_dataset("{folder}", "{c}", split="{SPLIT}")' for c in ordered)
     tail = ("`load_dataset` reads a local folder's working tree and ignores `revision`; an older tag of "
-            f"this folder's git history loads with `builder.release.loader.load_release(\"{folder}\", "
+            f"this folder's git history loads with `builder.release.revisions.load_release(\"{folder}\", "
             'revision="vX.Y.Z")`.')
     return f"{START}\n{intro}\n\n```python\nfrom datasets import load_dataset\n{loads}\n```\n\n{tail}\n{END}"
 

@@ -9,8 +9,9 @@ import polars as pl
 from builder import io
 from builder.records import ABILITIES, QUESTION_FORMATS, TOPICS
 from builder.release.select import UNDETERMINED
+from builder.stages import PARTS_STAGES
 
-PIPELINE = ("ingest", "clean", "classify", "swap")
+PIPELINE = PARTS_STAGES
 FUNNEL_LABEL = {"ingest": "ingested", "clean": "cleaned", "classify": "classified", "swap": "swapped"}
 
 

@@ -1,8 +1,9 @@
 """Build a variant row: rewritten turns, the image inserted, questions and PII re-indexed.
 
-``gold_images`` index a dialogue's images in order of appearance (turn by turn, image
-by image). The swapped-in image goes after the images already in its turn, so every
-index at or after that position moves up by one.
+``gold_images`` index a dialogue's images in order of appearance (turn by turn, image by image).
+A variant has the swapped-in images too, so every original image is found again in the variant by
+its content inside the same turn (:func:`image_map`): one mapping, used here when a variant is
+made and by the release when questions imported against the originals reach the variants.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from builder.errors import ValidationError
 from builder.images import ImageInfo
 from builder.records import dialogue_id
 from builder.swap.rewrite import Rewrite
@@ -40,8 +42,39 @@ def swapped_turns(turns: list[dict], planned: list[PlannedSwap]) -> tuple[list[d
     return turns, inserted
 
 
-def shift_indices(indices: list[int] | None, inserted_at: int) -> list[int]:
-    return [i + 1 if i >= inserted_at else i for i in indices or []]
+def _key(image: dict) -> str:
+    return image.get("sha256") or f"url:{image.get('url')}"
+
+
+def image_map(original: list[dict], variant: list[dict], variant_id: str) -> dict[int, int]:
+    """Original image position (turn order) -> the same image's position in the variant."""
+    by_index, offset = {}, 0
+    for turn in variant:
+        images = turn.get("images") or []
+        by_index[turn["index"]] = (offset, [_key(im) for im in images])
+        offset += len(images)
+    if [t["index"] for t in original] != [t["index"] for t in variant]:
+        raise ValidationError(f"modality-swap variant {variant_id} does not have its original's turns "
+                              f"({[t['index'] for t in original]} vs {[t['index'] for t in variant]}); "
+                              "rerun `mmrc-build swap` on the released data")
+    mapping, position = {}, 0
+    for turn in original:
+        start, keys = by_index[turn["index"]]
+        used: set[int] = set()
+        for image in turn.get("images") or []:
+            found = next((k for k, key in enumerate(keys) if key == _key(image) and k not in used), None)
+            if found is None:
+                raise ValidationError(f"modality-swap variant {variant_id} lost image {_key(image)} of turn "
+                                      f"{turn['index']} of its original; rerun `mmrc-build swap`")
+            used.add(found)
+            mapping[position] = start + found
+            position += 1
+    return mapping
+
+
+def repoint(questions: list[dict] | None, mapping: dict[int, int]) -> list[dict]:
+    """Questions with ``gold_images`` moved from the original's image positions to the variant's."""
+    return [{**q, "gold_images": [mapping[i] for i in q.get("gold_images") or []]} for q in questions or []]
 
 
 def shift_pii(spans: list[dict] | None, turn_index: int, rewrite: Rewrite) -> list[dict]:
@@ -58,13 +91,11 @@ def shift_pii(spans: list[dict] | None, turn_index: int, rewrite: Rewrite) -> li
 
 
 def build_variant(row: dict, planned: list[PlannedSwap]) -> dict:
-    turns, inserted = swapped_turns(row["turns"], planned)
-    questions = copy.deepcopy(row.get("questions") or [])
+    turns, _ = swapped_turns(row["turns"], planned)
+    questions = repoint(copy.deepcopy(row.get("questions") or []), image_map(row["turns"], turns, "(new variant)"))
     pii = row.get("pii") or []
     swaps = []
-    for swap, position in zip(sorted(planned, key=lambda s: s.turn), inserted):
-        for q in questions:
-            q["gold_images"] = shift_indices(q.get("gold_images"), position)
+    for swap in sorted(planned, key=lambda s: s.turn):
         turn_index = row["turns"][swap.turn]["index"]
         pii = shift_pii(pii, turn_index, swap.rewrite)
         swaps.append({

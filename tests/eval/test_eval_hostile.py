@@ -94,7 +94,7 @@ def test_a_damaged_tagged_release_is_refused_naming_the_file(eval_release, serve
 
 
 def test_a_damaged_revision_cache_is_extracted_again(eval_release, server, tmp_path):
-    from builder.release.loader import revision_folder
+    from builder.release.revisions import revision_folder
 
     folder = revision_folder(eval_release, "v0.1.0")
     shard = next((folder / "data" / "default").glob("*.parquet"))

@@ -28,7 +28,7 @@ def test_versions_tags_changelog_and_takedown(tmp_path):
     from datasets import load_dataset
 
     from builder.errors import InputError
-    from builder.release.loader import load_release
+    from builder.release.revisions import load_release
 
     d1, rows1 = data_folder(tmp_path / "d1", n=2)
     assert release(tmp_path, d1, questions_file(tmp_path / "q1.jsonl", rows1), "0.1.0").exit_code == 0

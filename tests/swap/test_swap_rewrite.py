@@ -11,7 +11,7 @@ from builder.nlp import load_spacy
 from builder.swap import split_key, split_key_expr
 from builder.swap.rewrite import other_referent, rewrite
 from builder.swap.spans import categorise, mentions, rank
-from builder.swap.variant import shift_indices
+from builder.swap.variant import image_map, repoint
 
 
 def best(text: str):
@@ -53,9 +53,17 @@ def test_people_dates_and_photos_are_not_candidates():
     assert not cores & {"brother", "Barack Obama", "Obama", "photo", "week"}
 
 
-def test_shift_indices_moves_images_at_or_after_the_insertion():
-    assert shift_indices([0, 1, 2], 1) == [0, 2, 3]
-    assert shift_indices([], 0) == [] and shift_indices(None, 0) == []
+def test_gold_images_follow_their_image_into_the_variant():
+    """An image swapped into turn 0 after its own image: the original's images 0, 1, 2 are the
+    variant's 0, 2, 3 (one mapping, image_map, for swap and release alike)."""
+    im = lambda k: {"sha256": f"h{k}"}  # noqa: E731
+    original = [{"index": 0, "images": [im(0)]}, {"index": 1, "images": []}, {"index": 2, "images": [im(1), im(2)]}]
+    variant = [{"index": 0, "images": [im(0), im("new")]}, {"index": 1, "images": []},
+               {"index": 2, "images": [im(1), im(2)]}]
+    mapping = image_map(original, variant, "v")
+    assert mapping == {0: 0, 1: 2, 2: 3}
+    assert repoint([{"gold_images": [0, 1, 2]}, {"gold_images": None}], mapping) == [
+        {"gold_images": [0, 2, 3]}, {"gold_images": []}]
 
 
 def test_split_key_pairs_variants_with_originals():

@@ -133,6 +133,8 @@ class Backend(Protocol):
     name: str
     stats: dict
 
+    def identity(self) -> dict: ...  # what decides the answers: part of every cache key
+
     def fingerprint(self) -> dict: ...
 
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None: ...
