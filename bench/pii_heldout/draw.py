@@ -21,7 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-import pii_heldout as bench  # noqa: E402  (bench/pii_heldout.py: the source loaders)
+import pii_heldout as bench
 
 SEED = "pii-heldout-2025"
 LICENCES = {"chitchat": "MIT", "oasst": "Apache-2.0", "topical_chat": "CDLA-Sharing-1.0"}
@@ -35,7 +35,7 @@ CUES = {
     "oasst": [("my_name", 2), ("relative", 2), ("street", 2), ("at_sign", 2), ("digits", 15)],
     "topical_chat": [("my_name", 2), ("relative", 17), ("street", 3), ("at_sign", 2), ("digits", 20)],
 }
-CUE_RE = {k: re.compile(v, re.I) for k, v in {
+CUE_RE = {k: re.compile(v, re.IGNORECASE) for k, v in {
     "my_name": r"\bmy name\b",
     "relative": r"\bmy (wife|husband|son|daughter|sister|brother|friend|mom|mother|dad|father|boyfriend|"
                 r"girlfriend|roommate|cousin|aunt|uncle|boss|grandma|grandmother|grandpa|grandfather)s?\b",
@@ -195,8 +195,7 @@ def main() -> None:
         labelled = {(r["source"], r["source_id"]) for r in map(json.loads, labels_file.read_text().splitlines())}
         rows = build_canaries(pool, labelled)
     with open(args.output, "w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        f.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     print(f"{len(rows)} rows -> {args.output}")
 
 

@@ -11,26 +11,9 @@ from __future__ import annotations
 import random
 import re
 
-FIRST = """Jake Emily Connor Hannah Tyler Madison Bethany Trevor Kelsey Brandon Shelby Dustin Caitlin Garrett
-Brooke Mateo Valentina Alejandro Camila Joaquin Lucia Diego Ximena Rodrigo Paola Priya Arjun Ananya Rohan Kavya
-Vikram Sneha Aditya Meera Rahul Wei Hiroshi Yuki Jae-won Min-ji Haruto Xiaoyu Takumi Seo-yeon Omar Layla Yusuf
-Fatima Karim Nour Reza Shirin Emre Elif Kwame Amara Chidi Ngozi Tendai Folake Sipho Wanjiru Kofi Ayodele Lukas
-Sofie Matteo Giulia Thibault Elodie Piotr Agnieszka Sven Ingrid Dmitri Katya Bram Annelies Joost Oona Aleksi
-Nikos Eleni Declan Siobhan Callum Niamh Mikael Freya Tobias Leonie Rafael Beatriz Thiago Larissa Anh Bao Linh
-Duc Maricel Jomar Dalia Tamar Yosef Avi Noa Keanu Leilani Tavita Hemi Aroha Bronwyn Lachlan Marisol Esteban
-Hope Rose Grace Faith Will Jack Dawn Summer Hunter Chase Mark Pat Rob Bill Penny Sandy""".split()
-LAST = """Okafor Lindqvist Ramirez Hashemi Kowalczyk Brennan Nakamura Patel Fitzgerald Okonkwo Vasquez Thorsen
-Abernathy Whitfield Castellano Dubois Halvorsen Iyer Kapoor Menon Zhang Liu Tanaka Park Nguyen Tran Haddad
-Yilmaz Demir Novak Horvat Petrov Sokolova O'Sullivan McAllister Goldberg Friedman Adeyemi Mensah Osei Moreau
-Laurent Rossi Esposito Bianchi Schneider Becker Hoffmann Jansen Kovacs Szabo Popescu Andersson Nieminen Garza
-Ochoa Salazar Whitaker Pennington Holloway Cartwright Blackwood Delgado Fonseca Quintero Baptiste Achterberg
-Van Dijk Mahlangu Chaudhry Siddiqui Rahimi Karimova Takahashi Kobayashi Hwang Choi Pham Dang Bautista Mercado
-Lindgren Virtanen Kaur Gill Sandhu Reyes Cruz Morales Ferreira Azevedo Walsh Doherty Kearney Grabowski Wojcik
-Mwangi Otieno Banda Phiri Nkemelu Eze Alvarado Espinoza Henning Krause Vogel Brandt Lund Dahl Strand""".split()
-STREET_NAMES = """Larkspur Juniper Foxglove Hawthorn Kingsley Ashby Meadowbrook Sycamore Briar Quarry Orchard Mill
-Chapel Harbour Pinecrest Redbud Magnolia Tamarack Cobblestone Heron Osprey Bramble Thistle Alder Ridgeview
-Holly Clover Wren Buckthorn Fenwick Sandpiper Elmhurst Greystone Hollis Marlow Ashcombe Tanglewood Copperfield
-Bluebell Primrose Laurel Chestnut Whitmore Brookside Fairhaven Oakmont Kestrel Linden""".split()
+FIRST = ["Jake", "Emily", "Connor", "Hannah", "Tyler", "Madison", "Bethany", "Trevor", "Kelsey", "Brandon", "Shelby", "Dustin", "Caitlin", "Garrett", "Brooke", "Mateo", "Valentina", "Alejandro", "Camila", "Joaquin", "Lucia", "Diego", "Ximena", "Rodrigo", "Paola", "Priya", "Arjun", "Ananya", "Rohan", "Kavya", "Vikram", "Sneha", "Aditya", "Meera", "Rahul", "Wei", "Hiroshi", "Yuki", "Jae-won", "Min-ji", "Haruto", "Xiaoyu", "Takumi", "Seo-yeon", "Omar", "Layla", "Yusuf", "Fatima", "Karim", "Nour", "Reza", "Shirin", "Emre", "Elif", "Kwame", "Amara", "Chidi", "Ngozi", "Tendai", "Folake", "Sipho", "Wanjiru", "Kofi", "Ayodele", "Lukas", "Sofie", "Matteo", "Giulia", "Thibault", "Elodie", "Piotr", "Agnieszka", "Sven", "Ingrid", "Dmitri", "Katya", "Bram", "Annelies", "Joost", "Oona", "Aleksi", "Nikos", "Eleni", "Declan", "Siobhan", "Callum", "Niamh", "Mikael", "Freya", "Tobias", "Leonie", "Rafael", "Beatriz", "Thiago", "Larissa", "Anh", "Bao", "Linh", "Duc", "Maricel", "Jomar", "Dalia", "Tamar", "Yosef", "Avi", "Noa", "Keanu", "Leilani", "Tavita", "Hemi", "Aroha", "Bronwyn", "Lachlan", "Marisol", "Esteban", "Hope", "Rose", "Grace", "Faith", "Will", "Jack", "Dawn", "Summer", "Hunter", "Chase", "Mark", "Pat", "Rob", "Bill", "Penny", "Sandy"]
+LAST = ["Okafor", "Lindqvist", "Ramirez", "Hashemi", "Kowalczyk", "Brennan", "Nakamura", "Patel", "Fitzgerald", "Okonkwo", "Vasquez", "Thorsen", "Abernathy", "Whitfield", "Castellano", "Dubois", "Halvorsen", "Iyer", "Kapoor", "Menon", "Zhang", "Liu", "Tanaka", "Park", "Nguyen", "Tran", "Haddad", "Yilmaz", "Demir", "Novak", "Horvat", "Petrov", "Sokolova", "O'Sullivan", "McAllister", "Goldberg", "Friedman", "Adeyemi", "Mensah", "Osei", "Moreau", "Laurent", "Rossi", "Esposito", "Bianchi", "Schneider", "Becker", "Hoffmann", "Jansen", "Kovacs", "Szabo", "Popescu", "Andersson", "Nieminen", "Garza", "Ochoa", "Salazar", "Whitaker", "Pennington", "Holloway", "Cartwright", "Blackwood", "Delgado", "Fonseca", "Quintero", "Baptiste", "Achterberg", "Van", "Dijk", "Mahlangu", "Chaudhry", "Siddiqui", "Rahimi", "Karimova", "Takahashi", "Kobayashi", "Hwang", "Choi", "Pham", "Dang", "Bautista", "Mercado", "Lindgren", "Virtanen", "Kaur", "Gill", "Sandhu", "Reyes", "Cruz", "Morales", "Ferreira", "Azevedo", "Walsh", "Doherty", "Kearney", "Grabowski", "Wojcik", "Mwangi", "Otieno", "Banda", "Phiri", "Nkemelu", "Eze", "Alvarado", "Espinoza", "Henning", "Krause", "Vogel", "Brandt", "Lund", "Dahl", "Strand"]
+STREET_NAMES = ["Larkspur", "Juniper", "Foxglove", "Hawthorn", "Kingsley", "Ashby", "Meadowbrook", "Sycamore", "Briar", "Quarry", "Orchard", "Mill", "Chapel", "Harbour", "Pinecrest", "Redbud", "Magnolia", "Tamarack", "Cobblestone", "Heron", "Osprey", "Bramble", "Thistle", "Alder", "Ridgeview", "Holly", "Clover", "Wren", "Buckthorn", "Fenwick", "Sandpiper", "Elmhurst", "Greystone", "Hollis", "Marlow", "Ashcombe", "Tanglewood", "Copperfield", "Bluebell", "Primrose", "Laurel", "Chestnut", "Whitmore", "Brookside", "Fairhaven", "Oakmont", "Kestrel", "Linden"]
 CITIES = {  # by the country of the street format, so that an address hangs together
     "us": ["Springfield", "Tucson", "Dayton", "Fresno", "Boise", "Salem", "Eugene", "Toledo", "Akron"],
     "uk": ["Leeds", "Bristol", "Leicester", "Norwich", "Swansea"], "de": ["Graz", "Kassel", "Erfurt", "Bonn"],
@@ -39,9 +22,7 @@ CITIES = {  # by the country of the street format, so that an address hangs toge
     "pl": ["Gdansk", "Poznan", "Lublin"], "au": ["Geelong", "Fitzroy", "Hobart"], "in": ["Pune", "Mysuru", "Indore"],
     "br": ["Curitiba", "Recife", "Campinas"], "ca": ["Halifax", "Hamilton", "Regina"], "ie": ["Cork", "Galway"],
 }
-DOMAINS = """gmail.com gmail.com gmail.com yahoo.com hotmail.com outlook.com icloud.com protonmail.com gmx.de web.de
-yahoo.co.uk btinternet.com live.ca rediffmail.com orange.fr libero.it uol.com.br mail.ru naver.com aol.com
-hotmail.co.uk yahoo.com.au""".split()
+DOMAINS = ["gmail.com", "gmail.com", "gmail.com", "yahoo.com", "hotmail.com", "outlook.com", "icloud.com", "protonmail.com", "gmx.de", "web.de", "yahoo.co.uk", "btinternet.com", "live.ca", "rediffmail.com", "orange.fr", "libero.it", "uol.com.br", "mail.ru", "naver.com", "aol.com", "hotmail.co.uk", "yahoo.com.au"]
 
 
 def digits(rng: random.Random, n: int, first_nonzero: bool = False) -> str:
@@ -120,7 +101,7 @@ class Fakes:
     def phone(self):
         r = self.rng
         style = r.choice(["us", "us", "uk", "de", "fr", "in", "au", "br", "jp", "ng", "mx", "nl", "ie"])
-        d = lambda n: digits(r, n)  # noqa: E731
+        d = lambda n: digits(r, n)
         area = str(r.randint(201, 989))
         shapes = {
             "us": [f"({area}) {d(3)}-{d(4)}", f"{area}-{d(3)}-{d(4)}", f"{area}.{d(3)}.{d(4)}", f"{area}{d(7)}",
@@ -152,7 +133,7 @@ class Fakes:
 
     def zip(self):
         r = self.rng
-        L = lambda: r.choice("ABCDEFGHJKLMNPRSTUWXY")  # noqa: E731
+        L = lambda: r.choice("ABCDEFGHJKLMNPRSTUWXY")
         style = {"us": r.choice(["us", "us_plus4"]), "ie": "ie"}.get(self.country, self.country) or r.choice(
             ["us", "us", "us_plus4", "uk", "uk", "ca", "de", "in", "nl", "br", "jp", "au", "fr", "es", "it", "se", "pl", "ie"])
         value = {
@@ -215,7 +196,7 @@ class Fakes:
 
     def idnum(self):
         r = self.rng
-        L = lambda: r.choice("ABCEGHJKLMNPRSTWXYZ")  # noqa: E731
+        L = lambda: r.choice("ABCEGHJKLMNPRSTWXYZ")
         style = r.choice(["aadhaar", "ca_sin", "national_id"])
         value = {
             "aadhaar": f"{digits(r, 4, True)} {digits(r, 4)} {digits(r, 4)}",
@@ -225,13 +206,13 @@ class Fakes:
         return value, style
 
     def ni(self):
-        L = lambda: self.rng.choice("ABCEGHJKLMNPRSTWXYZ")  # noqa: E731
-        d = lambda: digits(self.rng, 2)  # noqa: E731
+        L = lambda: self.rng.choice("ABCEGHJKLMNPRSTWXYZ")
+        d = lambda: digits(self.rng, 2)
         return f"{L()}{L()} {d()} {d()} {d()} {self.rng.choice('ABCD')}", "uk_ni"
 
     def dl(self):
         r = self.rng
-        L = lambda: r.choice("ABCDEFGHJKLMNPRSTWXYZ")  # noqa: E731
+        L = lambda: r.choice("ABCDEFGHJKLMNPRSTWXYZ")
         return r.choice([f"{L()}{digits(r, 3)}-{digits(r, 4)}-{digits(r, 4)}", f"{L()}{digits(r, 7)}",
                          f"{digits(r, 3)} {digits(r, 3)} {digits(r, 3)}"]), "driver_licence"
 
