@@ -26,7 +26,11 @@ import re
 from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
 L = r"[^\W\d_]"  # a letter in any script
-NAME_WORD = rf"(?:{L}[\w'’.\-]*|\d{{1,4}}(?:st|nd|rd|th)\b)"
+# Words no street name holds: a street's name stops before them ("241 rue des Lilas and my zip is ...")
+NOT_IN_NAME_WORDS = frozenset("""my your his her our their is are was were am be and or but so if please thanks thank it i
+we you he she they zip postcode phone email call number live lives living near next with for from""".split())
+NOT_IN_NAME = r"(?!(?:" + "|".join(sorted(NOT_IN_NAME_WORDS)) + r")\b)"
+NAME_WORD = rf"(?:{NOT_IN_NAME}{L}[\w'’.\-]*|\d{{1,4}}(?:st|nd|rd|th)\b)"
 EN_TYPES = (
     "street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|ter|close|crescent"
     "|cres|square|sq|parkway|pkwy|highway|hwy|loop|mall|isle|trail|trl|circle|cir|row|walk|alley|heights|hts|hill"
@@ -61,7 +65,8 @@ UNIT = r"(?:apt|apartment|suite|ste|unit|flat|room|rm|#)\.?[ \t]*#?[ \t]*\d{1,5}
 # textbook or "Room 12" of a school.
 LONE_UNIT = re.compile(r"(?:apt|apartment|suite|ste)\b", re.I)
 UNIT_WORD = re.compile(r"(?:apt|apartment|suite|ste|unit|flat|room|rm|floor|level|building|block)\b\.?\s*#?\s*\d", re.I)
-POSTAL = r"(?:\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|\d{5}-\d{3}|\d{4}\s?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
+# the longer shapes first: "7320 AB" (Dutch) is one code, not "7320" and a word
+POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
 NUM = r"\d{1,5}[a-zA-Z]?(?![\w/])"
 LEAD = rf"(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
@@ -93,6 +98,12 @@ EXT_POSTAL = re.compile(rf"(?:{PLACE_SEP})(?!(?:19|20)\d\d(?![\w-]))\b{POSTAL}(?
 # "...\n\n Mexico 52199": a country and code after one blank line still close the block
 EXT_LAST_LINE = re.compile(rf"[ \t]*\n[ \t>]*\n[ \t>]*{PLACE_WORD}(?:[ \t-]+{PLACE_WORD}){{0,5}}[ \t]+{POSTAL}(?![\w-])")
 EXT_PLACE = re.compile(rf"(?:{PLACE_SEP})(?P<words>{PLACE_WORD}(?:[ \t-]+{PLACE_WORD}){{0,5}})")
+
+
+# Type words that say "street" on their own: after a house number and a name, they make a street in
+# lower case too ("252 oakridge rd", "120 willow lane") in a turn that capitalises elsewhere.
+STRONG_TYPES = re.compile(r"(?:street|st|avenue|ave|road|rd|lane|ln|drive|boulevard|blvd|terrace|crescent|parkway"
+                          r"|pkwy|highway|hwy|close|court|way|place)\.?$", re.I)
 
 
 def _name_ok(words: list[str], lower_text: bool) -> bool:
@@ -127,8 +138,11 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                     continue
                 if not re.search(r"(?<![\w-])\d{1,5}[a-zA-Z]?(?![\w-])", value):
                     continue  # "via the M1 motorway": no house number
+            lower_street = False
             if name == "number_first":
-                if not _name_ok(m.group("name").split(), lower_text) or re.match(r"\d{3}0s\b", value):
+                lower_street = (not lower_text and not _name_ok(m.group("name").split(), False)
+                                and bool(STRONG_TYPES.search(value.rstrip())))
+                if not _name_ok(m.group("name").split(), lower_text or lower_street) or re.match(r"\d{3}0s\b", value):
                     continue
             elif name not in ("military", "po_box", "unit", "corner"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
@@ -149,6 +163,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
             if name == "name_number" and (not (cued or coded) or "\t" in line):
                 continue  # "Windows 10", a table row: a name and a number are a street only inside an address
+            if lower_street and not (cued or coded):
+                continue  # "2 main road options": a lower-case street needs its address around it
             found.append((m.start(), end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
     return found
 
@@ -234,7 +250,8 @@ def _place_end(m: re.Match, text: str, lower_text: bool) -> int | None:
     end = None
     for token in re.finditer(r"\S+", m.group("words")):
         t = token.group()
-        if t.lower() in STOP_IN_NAMES and not (end is None and t.lower() in ("saint", "st")):
+        if (t.lower() in STOP_IN_NAMES or t.lower().strip(".,") in NOT_IN_NAME_WORDS) and not (
+                end is None and t.lower() in ("saint", "st")):
             break
         if not lower_text and not (t[:1].isupper() or len(t) <= 3 or t.startswith("(")):
             break

@@ -311,6 +311,50 @@ def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tupl
     return out
 
 
+LOWER_WORD = r"(?P<name>[a-z][a-z']{2,}(?:-[a-z]{2,})?)(?![’'\w-])"
+_REL_WORDS = RELATION.pattern.split(r"(?:ex-?)?(?:", 1)[1].split(r")(?:,?\s+(?:is|was|called|named))?", 1)[0]
+# Cues people type in lower case before a name: a self-introduction, a greeting or thanks that
+# ends the sentence, a relation ("i'm lucia", "thanks, oleksandr", "my brother priya says hi").
+LOWER_CUES = (
+    ("intro", re.compile(rf"\b(?:i'?m|i\s+am|this\s+is|call\s+me|it'?s\s+me),?\s+{LOWER_WORD}(?=(?:[ \t]+[a-z][a-z']{{2,}})?"
+                         rf"\s*(?:[,.!?;:)…]|$|\n|\s+(?:and|from|here|btw|by\s+the\s+way)\b))", re.I)),
+    ("greeting", re.compile(rf"(?:^|[\n.!?]\s*)(?:hi|hello|hey|heya|thanks|thank\s+you|thx|ty|bye|cheers|dear"
+                            rf"|good\s+(?:morning|night|evening))\s*,?\s+{LOWER_WORD}"
+                            rf"(?=(?:[ \t]+[a-z][a-z']{{2,}})?\s*(?:[,.!?;:)…]|$|\n))",
+                            re.I)),
+    ("relation", re.compile(rf"\bmy\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{_REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
+)
+LOWER_SURNAME = re.compile(r"[ \t]+([a-z][a-z']{2,})(?![’'\w-])")
+CHAT_WORDS = frozenset("bruh bro fam homie sis bestie chief buddy dawg dude mate gonna wanna gotta tryna kinda sorta "
+                       "lol lmao haha hehe omg idk tbh btw pls plz thx ty np yep nope yeah yea nah ok okay oops "
+                       "hurray ugh hmm hmmm wow yay yikes woah whoa ooh aww meh".split())
+
+
+def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
+    """Lower-case names after a cue (``LOWER_CUES``): a word that is no English word nor chat word,
+    or a known first name that is no English word ("lucia", "oleksandr"; never "fine" or "bruh")."""
+    from builder.clean.truecase import is_english_word
+
+    out = []
+    for kind, pattern in LOWER_CUES:
+        for m in pattern.finditer(text):
+            name = m.group("name")
+            if (not name.islower() or name in CHAT_WORDS or name in NOT_NAMES
+                    or any(is_english_word(part) for part in name.split("-"))):
+                continue
+            end = m.end("name")
+            after = LOWER_SURNAME.match(text, end)
+            if kind != "relation" and after and is_english_word(after.group(1)) and name not in first_names():
+                continue  # "i'm sooo tired": an unknown word before an English one is slang, not a name
+            for more in LOWER_SURNAME.finditer(text, end):  # "lucia garcia": the surname goes too
+                word = more.group(1)
+                if more.start() != end or word in CHAT_WORDS or is_english_word(word):
+                    break
+                end = more.end()
+            out.append((m.start("name"), end, "PERSON", 0.85, "lower_cue"))
+    return out
+
+
 def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     """Names any language shows by its shape: a signature after a closing phrase, a
     self-introduction (also lower-case: "my name praba")."""
@@ -327,4 +371,4 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     for m in OTHER_INTRO.finditer(text):
         group = "name" if m.group("name") else "han"
         out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
-    return out
+    return out + lower_case_names(text)

@@ -18,8 +18,8 @@ from builder.traits.long_paste import long_paste
 
 WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
 # Bases of a name the user gave as their own or a contact's: they hold in fiction and worksheets too.
-OWN_NAME_BASES = ("intro", "relation", "signoff", "address_block", "ner+intro", "ner+relation", "context+intro",
-                  "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters
+OWN_NAME_BASES = ("intro", "relation", "signoff", "address_block", "lower_cue", "ner+intro", "ner+relation",
+                  "context+intro", "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters
 
 
 @dataclass

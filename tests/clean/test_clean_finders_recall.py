@@ -86,3 +86,21 @@ def test_half_a_name_is_never_left(text, found, whole):
     start = text.index(found)
     s, e = whole_name(text, start, start + len(found))
     assert text[s:e] == whole
+
+
+@pytest.mark.parametrize("text, found", [
+    ("i'm lucia, my brother dmitri says hi", ["lucia", "dmitri"]),
+    ("thanks, oleksandr", ["oleksandr"]),
+    ("hello ngozi!", ["ngozi"]),
+    ("I am aman.", ["aman"]),
+    ("i'm sooo tired", []),  # not before an end of sentence
+    ("oh dear, oops, hurray", []),  # interjections, and "dear" that greets nobody
+    ("Dear brides-to-be, your day", []),
+    ("My little brother didn’t notice", []),
+    ("thanks, bruh", []),
+    ("hey mike!", []),  # a first name that is also an English word: not by rule in lower case
+])
+def test_lower_case_names_after_a_cue(text, found):
+    from builder.clean.names import lower_case_names
+
+    assert values(lower_case_names, text) == found
