@@ -1,6 +1,6 @@
 # mmrc-build: every target uses the project virtual environment in .venv/.
 #   make demo   set up, then run every stage on raw/sample (ends with release/mmrc-v$(VERSION))
-#   make test   set up, then run the test suite
+#   make test   set up, then lint (ruff) and run the test suite
 #   make bench  set up, then run the benchmarks (JSON under bench/results/)
 #   make topic-model-real  a topic model on the real labelled seed + raw/seed (needs ../shared/data)
 # Stage targets are files (each stage folder's _SUCCESS), so a second `make demo` does nothing.
@@ -23,7 +23,7 @@ export TRANSFORMERS_OFFLINE := 1
 # The demo corpus has user ids; a real deployment sets its own secret salt.
 export MMRC_USER_SALT ?= demo-salt-not-secret
 
-.PHONY: setup models demo test bench clean-work help topic-model-real
+.PHONY: setup models demo test lint bench clean-work help topic-model-real
 
 help:
 	@grep -E '^#   make' Makefile | sed 's/^#   //'
@@ -104,7 +104,10 @@ clean-work:
 	rm -rf $(WORK) .work.partial $(WORK)/.*.partial
 
 # ---- tests and benchmarks --------------------------------------------------------------
-test: setup
+lint: setup
+	$(PY) -m ruff check .
+
+test: setup lint
 	MMRC_TEST_MODELS=$(MMRC_MODELS) $(VENV)/bin/pytest
 
 bench: setup

@@ -55,8 +55,6 @@ def main() -> None:
         if not need.exists():
             sys.exit(f"{need} not present: this benchmark needs ../shared/data")
 
-    import numpy as np
-    from sentence_transformers import SentenceTransformer
 
     from classifiers.topic.embed import Embedder
     from classifiers.topic.evaluate import cross_validate, stratified_folds
@@ -114,7 +112,7 @@ def main() -> None:
         units = load_units(SHARED / "topics", per_topic=args.per_topic)
         classes, y = encode_labels([u["topic"] for u in units])
         folds = stratified_folds(y, args.folds, 0)
-        accuracy, agreement_preds = {}, {}
+        accuracy = {}
         for name, config in {**modes, "default_one_window_bfloat16": one}.items():
             if name.endswith("bfloat16"):
                 emb = bf16

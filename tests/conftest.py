@@ -109,7 +109,6 @@ def smoke_model(tmp_path_factory):
 @pytest.fixture(scope="session")
 def eval_release(tmp_path_factory):
     """A small release (4 originals, 2 modality-swap variants, six questions each)."""
-    import sys
 
     from eval_fixtures import build_release
 

@@ -115,7 +115,7 @@ def format_report(report: dict) -> list[str]:
     for label, row in cv["per_class"].items():
         lines.append(f"{label:<12} {row['precision']:>6.3f} {row['recall']:>6.3f} {row['f1']:>6.3f} {row['support']:>4}")
     labels = cv["confusion"]["labels"]
-    short = [l[:4] for l in labels]
+    short = [name[:4] for name in labels]
     lines.append("confusion (rows = truth): " + " ".join(f"{s:>4}" for s in short))
     for label, row in zip(labels, cv["confusion"]["matrix"]):
         lines.append(f"  {label:<23} " + " ".join(f"{v:>4}" for v in row))

@@ -68,7 +68,7 @@ UNIT_WORD = re.compile(r"(?:apt|apartment|suite|ste|unit|flat|room|rm|floor|leve
 # the longer shapes first: "7320 AB" (Dutch) is one code, not "7320" and a word
 POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
 NUM = r"\d{1,5}[a-zA-Z]?(?![\w/])"
-LEAD = rf"(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"
+LEAD = r"(?:\d{1,5}[a-zA-Z]?,?\s+){1,2}"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
                  r"|located\s+at|come\s+to)\b[^.\n]{0,20}$", re.I)

@@ -16,7 +16,6 @@ locations, the English name-context rules) run only on turns identified as Engli
 from __future__ import annotations
 
 import re
-import warnings
 from dataclasses import dataclass
 from typing import Callable
 

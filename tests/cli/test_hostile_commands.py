@@ -89,8 +89,6 @@ def test_hostile_annotation_files_are_one_line(tmp_path, content, message):
 
 
 def test_unreachable_hub_is_one_line(tmp_path, monkeypatch):
-    import sys
-    from pathlib import Path
 
     from eval_fixtures import build_release
 

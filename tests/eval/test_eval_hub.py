@@ -4,8 +4,6 @@ at the tag's commit by huggingface_hub's own code, evaluated like the local fold
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

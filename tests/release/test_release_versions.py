@@ -78,7 +78,7 @@ def test_versions_tags_changelog_and_takedown(tmp_path):
 
 def test_relative_releases_dir_twice_and_bad_names(tmp_path, monkeypatch):
     d1, rows1 = data_folder(tmp_path / "d1", n=2)
-    q1 = questions_file(tmp_path / "q1.jsonl", rows1)
+    questions_file(tmp_path / "q1.jsonl", rows1)  # read below by its relative name
     monkeypatch.chdir(tmp_path)
     for version in ("0.1.0", "0.2.0"):
         result = CliRunner().invoke(main, ["release", "--version", version, "--data", "d1", "--questions",
