@@ -67,9 +67,10 @@ def export_rows(samples: list[dict], abilities: tuple[str, ...], annotator: str 
 
 
 def write_sheet(rows: list[dict], path: Path) -> None:
-    from builder.io import write_text_atomic
+    from builder.io import require_utf8_path, write_text_atomic
     import io
 
+    require_utf8_path(Path(path), "review sheet")
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()

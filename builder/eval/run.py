@@ -113,6 +113,9 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
         raise ConfigError(f"--executor {executor.name} spreads in-process models over workers; the "
                           f"{model.backend} backend scales with --concurrency instead")
     config.validate(judge is not None or bool(backends and backends.get("judge")))
+    io.require_utf8_path(out_root, "-o")
+    if cache_path is not None:
+        io.require_utf8_path(cache_path, "--cache")
     if config.notes and notetaker is None and not (backends and backends.get("notetaker")):
         raise ConfigError("--notes needs a notetaker: --notetaker-backend NAME --notetaker-model MODEL")
     backends = dict(backends or {})

@@ -40,6 +40,9 @@ def is_smoke_model(folder: Path) -> bool:
 def build_smoke_model(folder: Path, *, seed: int = 0, hidden: int = 64, layers: int = 2,
                       context: int = 4096, image_size: int = 32, weight_std: float = 0.15) -> Path:
     """Write the model, processor and chat template to ``folder`` (safetensors); returns it."""
+    from builder.io import require_utf8_path
+
+    require_utf8_path(Path(folder), "smoke model folder")
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import (CLIPImageProcessor, CLIPVisionConfig, GenerationConfig, LlamaConfig, LlavaConfig,

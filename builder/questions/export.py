@@ -55,6 +55,7 @@ def tasks(data: Path) -> Iterator[dict]:
 def export_tasks(data: Path, out: Path, fmt: str | None = None) -> int:
     """Write the tasks; JSONL is one dialogue per line, CSV one slot per row. Returns dialogues."""
     out = Path(out)
+    io.require_utf8_path(out, "task file")
     fmt = fmt or out.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
         raise ConfigError(f"unknown task format {fmt!r}; available: {', '.join(FORMATS)}")

@@ -5,6 +5,7 @@ line and an exit code (or a recorded, bounded outcome), never a traceback or a w
 
 from __future__ import annotations
 
+import os
 import json
 import sqlite3
 import subprocess
@@ -245,3 +246,21 @@ def test_url_credentials_never_reach_the_lock_file_or_the_busy_message(eval_rele
         assert done.exit_code == 0, done.output
     written = [p for p in (tmp_path / "evals").rglob("*") if p.is_file()]
     assert written and not any(b"s3cret-pw" in p.read_bytes() for p in written)
+
+
+# -- names that are not UTF-8 ---------------------------------------------------------------------------
+def _not_utf8(folder, name: bytes) -> str:
+    return os.fsdecode(os.fsencode(str(folder)) + b"/" + name)
+
+
+@pytest.mark.parametrize("case", ["eval run -o", "eval run --model", "review export -o", "smoke-model FOLDER"])
+def test_a_name_that_is_not_utf8_is_one_line_and_writes_nothing(eval_release, finished_run, server, tmp_path, case):
+    bad = _not_utf8(tmp_path, b"out\xff")
+    args = {"eval run -o": eval_args(eval_release, bad, server.url),
+            "eval run --model": eval_args(eval_release, tmp_path / "evals", server.url, "--model",
+                                          os.fsdecode(b"model\xff")),
+            "review export -o": ["eval", "review", "export", str(finished_run), "-o", bad + ".csv"],
+            "smoke-model FOLDER": ["eval", "smoke-model", bad]}[case]
+    line = one_line(invoke(*args), 2)
+    assert "valid UTF-8" in line and "\\xff" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

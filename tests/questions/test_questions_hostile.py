@@ -184,3 +184,10 @@ def test_random_files_end_in_success_or_one_error_line(tmp_path_factory, data, f
     assert isinstance(result.exception, SystemExit), repr(result.exception)  # never a traceback
     assert result.output.count("\n") == 1 and result.output.startswith("Error: "), result.output
     assert result.exit_code in (2, 3, 6), result.output
+
+
+def test_an_export_path_that_is_not_utf8_is_one_line(tmp_path, data):
+    out = os.fsdecode(os.fsencode(str(tmp_path)) + b"/t\xff.csv")
+    result = CliRunner().invoke(main, ["questions", "export", "--data", str(data[0]), "-o", out])
+    line = one_line(result, 2)
+    assert "t\\xff.csv is not a valid UTF-8 path" in line and list(tmp_path.iterdir()) == []

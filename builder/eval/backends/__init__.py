@@ -12,6 +12,7 @@ Heavy libraries are imported only when a backend is made.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
@@ -69,6 +70,11 @@ class BackendSpec:
             raise ConfigError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
         if not self.model:
             raise ConfigError(f"the {self.backend} backend needs a model (--model NAME_OR_PATH)")
+        for option, value in (("--model", self.model), ("--base-url", self.base_url)):
+            if value is not None and not _utf8(value):
+                shown = os.fsencode(value).decode("utf-8", "backslashreplace")
+                raise ConfigError(f"{option} {shown} is not valid UTF-8 text; rename the folder or give the name "
+                                  "in UTF-8")
         if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", self.api_key_env):
             raise ConfigError("--api-key-env takes the NAME of an environment variable (e.g. OPENAI_API_KEY), "
                               "not the key itself")
@@ -138,6 +144,14 @@ class Backend(Protocol):
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None: ...
 
     def close(self) -> None: ...
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes of a command line arrive as lone surrogates
+        return False
+    return True
 
 
 def clean_text(text: str | None) -> str | None:
