@@ -69,15 +69,6 @@ def _diff(triples: list, boot: dict) -> dict:
 
 
 def read_run(folder) -> tuple[dict, list[dict]]:
-    from pathlib import Path
+    from builder.eval.run_files import read_results, read_samples
 
-    from builder.errors import InputError
-    from builder.eval.review import read_samples
-
-    folder = Path(folder)
-    try:
-        doc = json.loads((folder / "results.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{folder} has no readable results.json ({type(exc).__name__}); pass a run folder written "
-                         "by `mmrc-build eval run`") from None
-    return doc, read_samples(folder)
+    return read_results(folder), read_samples(folder)

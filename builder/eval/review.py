@@ -24,10 +24,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from builder.errors import InputError, ValidationError
+from builder.eval.run_files import REVIEWS as REVIEWS_FILE
+from builder.eval.run_files import read_manifest, read_results, read_reviews, read_samples  # noqa: F401
 from builder.eval.stats import cluster_mean
 
 REVIEW_ABILITIES = ("CR", "IU", "MR")
-REVIEWS_FILE = "human_review.jsonl"
 COLUMNS = ["sample_id", "ability", "question", "choices", "context", "gold_answer", "answer", "judge_score",
            "human_score", "annotator", "comment", "answer_sha256"]
 MAX_SHEET_BYTES = 256 * 1024 * 1024
@@ -36,14 +37,6 @@ MAX_REPORTED = 50
 
 def answer_sha(text: str | None) -> str:
     return hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def read_samples(run: Path) -> list[dict]:
-    path = Path(run) / "samples.jsonl"
-    if not path.is_file():
-        raise InputError(f"{run} has no samples.jsonl; pass a run folder written by `mmrc-build eval run` "
-                         "(OUT/<release>-<tag>/<model>/)")
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def _context(sample: dict) -> str:
@@ -174,13 +167,6 @@ def merge(existing: list[dict], new: list[dict], replace: bool) -> tuple[list[di
     return sorted(merged.values(), key=lambda r: (r["sample_id"], r["annotator"])), conflicts
 
 
-def load_reviews(folder: Path) -> list[dict]:
-    path = Path(folder) / REVIEWS_FILE
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def reviews_text(reviews: list[dict]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in reviews)
 
@@ -255,24 +241,28 @@ def import_sheets(run: Path, sheets: list[Path], replace: bool = False, bootstra
 
     run = Path(run)
     with FolderLock(run):
-        samples = read_samples(run)
+        # every file of the run is read (and found intact) before any is written
+        samples, results, manifest = read_samples(run), read_results(run), read_manifest(run)
         reviews, errors, unscored = parse_sheets(sheets, samples)
-        merged, conflicts = merge(load_reviews(run), reviews, replace)
+        merged, conflicts = merge(read_reviews(run), reviews, replace)
         errors += conflicts
         if errors:
             shown = errors[:MAX_REPORTED]
             more = f" (and {len(errors) - MAX_REPORTED} more)" if len(errors) > MAX_REPORTED else ""
             raise ValidationError("\n".join(shown[:-1] + [f"{shown[-1]}{more}: {len(errors)} bad row(s), nothing "
                                                                         "imported; fix them and import again"]))
-        results = json.loads((run / "results.json").read_text(encoding="utf-8"))
         config = results.get("config") or {}
-        boot = {"resamples": config.get("bootstrap", 1000) if bootstrap is None else bootstrap,
-                "seed": config.get("seed", 0)}
+        boot = {"resamples": _setting(config, "bootstrap", 1000) if bootstrap is None else bootstrap,
+                "seed": _setting(config, "seed", 0)}
         results["human"] = human_section(samples, merged, boot)
         write_text_atomic(run / REVIEWS_FILE, reviews_text(merged))
         write_text_atomic(run / "results.json", json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        manifest_path = run / "manifest.json"
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         manifest["files"] = {name: sha256_file(run / name) for name in ("samples.jsonl", "results.json", REVIEWS_FILE)}
-        write_text_atomic(manifest_path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        write_text_atomic(run / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return {"imported": len(reviews), "unscored": unscored, "reviews": len(merged), "human": results["human"]}
+
+
+def _setting(config: dict, name: str, default: int) -> int:
+    """A bootstrap setting of the run's config: an integer 0..100,000 (what `eval run` takes), else the default."""
+    value = config.get(name, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100_000 else default

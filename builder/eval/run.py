@@ -22,7 +22,7 @@ from builder import __version__, io
 from builder.errors import ConfigError, IncompleteError, OutputExistsError
 from builder.eval import judge as judge_mod
 from builder.eval import notes as notes_mod
-from builder.eval import prompts, review, samples as samples_mod, score, source
+from builder.eval import prompts, review, run_files, samples as samples_mod, score, source
 from builder.eval.backends import BackendSpec, Group, Reply, Request, make_backend
 from builder.eval.cache import EvalCache, cache_key
 from builder.eval.select import choose_dialogues
@@ -131,6 +131,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
     judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
     note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
     with FolderLock(target):
+        reviews = run_files.read_reviews(target)  # human scores imported into an earlier run are kept
         cache = EvalCache(cache_path or Path(out_root) / "cache.sqlite")
         try:
             conversations: dict[str, list[dict]] = {}  # --judge-context full: each dialogue's text
@@ -153,7 +154,6 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
                                           "notetaker": note_backend.stats if note_backend else None},
                         "timings": {"total_s": round(time.perf_counter() - started, 3)}}
             complete = not _backend_failures(rows) and not (note_backend and note_backend.stats.get("notes_backend_errors"))
-            reviews = review.load_reviews(target)  # human scores imported into an earlier run are kept
             doc["human"] = review.human_section(rows, reviews, boot)
             _write(target, rows, doc, manifest, judged, complete, reviews)
         finally:
@@ -386,11 +386,13 @@ def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note
 
 def written_by_eval(folder: Path) -> bool:
     """A folder this tool wrote: an eval result folder whose manifest says so."""
+    from builder.errors import InputError
+    from builder.eval.run_files import read_manifest
+
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return read_manifest(folder).get("stage") == "eval"
+    except InputError:  # none, a pipe, damaged: not a folder this tool can tell it wrote
         return False
-    return isinstance(manifest, dict) and manifest.get("stage") == "eval"
 
 
 def _refuse_foreign(target: Path) -> None:
