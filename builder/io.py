@@ -110,6 +110,23 @@ def read_user_text(path: Path, what: str, hint: str, error: type[MMRCError] = In
                     "text") from None
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value):
+    """A CSV cell a spreadsheet shows as text: one that starts like a formula (``=cmd|...``, ``+``, ``-``,
+    ``@``, a tab or a carriage return before one) gets a leading ``'``, as OWASP advises against CSV
+    injection; the text is otherwise unchanged. Non-text values pass through."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def spreadsheet_text(value):
+    """The text :func:`spreadsheet_cell` wrote: the ``'`` it added before a formula start is dropped."""
+    if isinstance(value, str) and value[:1] == "'" and value[1:].startswith(FORMULA_STARTS):
+        return value[1:]
+    return value
+
+
 # ---------------------------------------------------------------------------
 # reading stage outputs
 # ---------------------------------------------------------------------------

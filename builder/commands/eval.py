@@ -273,7 +273,7 @@ def review_group():
 def review_export(run, out, abilities, annotator, force):
     """Write a CSV sheet for RUN: question, golden context (evidence turns), reference answer, the
     model's answer, the judge's score, and empty human_score / annotator columns to fill."""
-    from builder.errors import ConfigError, OutputExistsError
+    from builder.errors import ConfigError
     from builder.eval import review
     from builder.records import ABILITIES
 
@@ -281,12 +281,7 @@ def review_export(run, out, abilities, annotator, force):
     unknown = [a for a in wanted if a not in ABILITIES]
     if unknown:
         raise ConfigError(f"unknown ability {', '.join(unknown)} in --abilities; available: {', '.join(ABILITIES)}")
-    out = out or Path(run) / f"review-{'-'.join(wanted)}.csv"
-    if out.exists() and not force:
-        raise OutputExistsError(f"{out} exists (maybe already being filled in); pass --force to overwrite it or -o "
-                                "for another sheet")
-    rows = review.export_rows(review.read_samples(run), wanted, annotator)
-    review.write_sheet(rows, out)
+    out, rows = review.export_sheet(run, out, wanted, annotator, force)
     click.echo(f"{out}: {len(rows)} question(s) of {', '.join(wanted)} to score 0-5 (fill human_score and "
                "annotator, then `mmrc-build eval review import RUN SHEET`)")
 

@@ -22,6 +22,7 @@ RESULTS = "results.json"
 SAMPLES = "samples.jsonl"
 REVIEWS = "human_review.jsonl"
 MANIFEST = "manifest.json"
+OWN_FILES = (RESULTS, SAMPLES, REVIEWS, MANIFEST, "_SUCCESS", "figures")  # what a run folder consists of
 RERUN = "rerun `mmrc-build eval run` for that model (its answers come from the cache)"
 MAX_FILE_BYTES = 1 << 30  # a run's samples of a large release are tens of MiB; more is not one of ours
 
@@ -78,7 +79,7 @@ def read_jsonl(path: Path, what: str, hint: str, fields: dict) -> list[dict]:
     text = _text(path, what, hint)
     _check_recorded(Path(path), what, hint)
     rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 is text inside JSON
         if not line.strip():
             continue
         row = _parse(line, f"{path} line {number}", what, hint)

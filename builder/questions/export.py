@@ -77,9 +77,9 @@ def _write_tasks(data: Path, out: Path, fmt: str) -> int:
             writer.writeheader()
             for n, task in enumerate(tasks(data), start=1):
                 images = json.dumps(task["images"], ensure_ascii=False)
-                for slot in task["questions"]:
-                    writer.writerow({"dialogue_id": task["dialogue_id"], "source": task["source"],
-                                     "source_id": task["source_id"], **slot,
-                                     "dialogue": task["dialogue"], "images": images})
+                for slot in task["questions"]:  # ids from chat logs may start like a spreadsheet formula
+                    writer.writerow({k: io.spreadsheet_cell(v) for k, v in {
+                        "dialogue_id": task["dialogue_id"], "source": task["source"], "source_id": task["source_id"],
+                        **slot, "dialogue": task["dialogue"], "images": images}.items()})
     tmp.replace(out)
     return n

@@ -179,7 +179,8 @@ def _as_str_list(value: Any, field: str) -> list[str]:
 
 def coerce(raw: dict[str, Any]) -> dict[str, Any]:
     """Typed question dict (keys + Question fields); raises :class:`RowError`."""
-    row: dict[str, Any] = {key: _as_str(raw.get(key), key) for key in KEY_FIELDS}
+    # a task CSV from `questions export` neutralised ids that start like a spreadsheet formula: read them back
+    row: dict[str, Any] = {key: _as_str(io.spreadsheet_text(raw.get(key)), key) for key in KEY_FIELDS}
     for field in QUESTION_FIELDS:
         value = raw.get(field)
         if field in LIST_STR:

