@@ -131,6 +131,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
     judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
     note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
     with FolderLock(target):
+        _recover(target)
         reviews = run_files.read_reviews(target)  # human scores imported into an earlier run are kept
         cache = EvalCache(cache_path or Path(out_root) / "cache.sqlite")
         try:
@@ -403,6 +404,33 @@ def _refuse_foreign(target: Path) -> None:
                                 "untouched: choose another --name or -o")
 
 
+def _recover(target: Path) -> None:
+    """A run killed between the two renames of :func:`_write` left the previous folder at ``.NAME.old`` and
+    none at ``NAME``: it is put back, so its reviews and the user's files in it are not lost."""
+    old = target.parent / f".{target.name}.old"
+    if not target.exists() and not target.is_symlink() and old.is_dir() and written_by_eval(old):
+        os.replace(old, target)
+
+
+def _carry_over(target: Path, partial: Path) -> None:
+    """What a user put in the run folder (a review sheet exported to its default place, notes, links) is
+    copied into the new folder; copied, not moved, so a kill before the swap loses nothing. A pipe or a
+    device would block a copy: it is left behind."""
+    def special(path: Path) -> bool:
+        return not (path.is_symlink() or path.is_dir() or path.is_file())
+
+    for entry in sorted(target.iterdir()):
+        if entry.name in run_files.OWN_FILES or special(entry):
+            continue
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry), partial / entry.name)
+        elif entry.is_dir():
+            shutil.copytree(entry, partial / entry.name, symlinks=True,
+                            ignore=lambda folder, names: [n for n in names if special(Path(folder) / n)])
+        else:
+            shutil.copy2(entry, partial / entry.name)
+
+
 def _backend_failures(rows: list[dict]) -> tuple[int, int] | None:
     """(predictions, judge calls) that ended as backend errors, or None when there are none."""
     errors = sum(r["prediction"]["status"] == "backend_error" for r in rows)
@@ -434,6 +462,7 @@ def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bo
     old = target.parent / f".{target.name}.old"
     shutil.rmtree(old, ignore_errors=True)
     if target.exists():
+        _carry_over(target, partial)
         os.replace(target, old)
     os.replace(partial, target)
     shutil.rmtree(old, ignore_errors=True)

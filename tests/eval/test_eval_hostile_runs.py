@@ -204,3 +204,37 @@ def test_review_export_never_writes_over_a_file_of_the_run(finished_run, tmp_pat
     line = one_line(invoke("eval", "review", "export", run, "-o", run / name, "--force"), 2)
     assert f"{run / name} is a file of the run" in line
     assert snapshot(run) == before
+
+
+# -- a rerun over a run folder ------------------------------------------------------------------------
+def rerun(eval_release, server, run):
+    return invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                  server.url, "--model", "scripted", "--name", run.name, "--judge-backend", "openai",
+                  "--judge-base-url", server.url, "--judge-model", "judge", "-o", run.parent.parent, "--quiet")
+
+
+def test_a_rerun_keeps_what_a_user_put_in_the_run_folder(finished_run, eval_release, server, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    assert invoke("eval", "review", "export", run).exit_code == 0  # the default place: RUN/review-CR-IU-MR.csv
+    sheet = run / "review-CR-IU-MR.csv"
+    sheet.write_bytes(sheet.read_bytes().replace(b",,,", b",3,me,", 2))  # half filled in
+    (run / "notes").mkdir()
+    (run / "notes" / "todo.txt").write_text("score IU first")
+    (run / "elsewhere").symlink_to(tmp_path)
+    mine = {"review-CR-IU-MR.csv": sheet.read_bytes(), "notes/todo.txt": b"score IU first"}
+    result = rerun(eval_release, server, run)
+    assert result.exit_code == 0, result.output
+    assert {name: (run / name).read_bytes() for name in mine} == mine
+    assert (run / "elsewhere").is_symlink() and (run / "elsewhere").resolve() == tmp_path.resolve()
+    assert (run / "_SUCCESS").exists()
+
+
+def test_a_run_killed_between_its_two_renames_keeps_its_reviews(finished_run, eval_release, server, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    assert invoke("eval", "review", "import", run, filled_sheet(run, tmp_path / "sheet.csv", score="1")).exit_code == 0
+    reviews = (run / "human_review.jsonl").read_bytes()
+    os.replace(run, run.parent / f".{run.name}.old")  # what SIGKILL after the first os.replace of _write leaves
+    result = rerun(eval_release, server, run)
+    assert result.exit_code == 0, result.output
+    assert (run / "human_review.jsonl").read_bytes() == reviews
+    assert not (run.parent / f".{run.name}.old").exists()
