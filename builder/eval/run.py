@@ -121,6 +121,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
     backends = dict(backends or {})
     started = time.perf_counter()
     ref = source.open_release(release, revision)
+    _refuse_inside_release(ref, {"-o": out_root, "--cache": cache_path})
     slug = config.name or model_slug(model)
     if config.notes:
         slug += "+notes-" + (source.safe_slug(Path(notetaker.model).name) if notetaker else "injected")
@@ -402,6 +403,19 @@ def _refuse_foreign(target: Path) -> None:
                                                      or not written_by_eval(target)):
         raise OutputExistsError(f"{target} exists and was not written by `mmrc-build eval run`; it was left "
                                 "untouched: choose another --name or -o")
+
+
+EXAMPLES = {"-o": "evals/", "--cache": "evals/cache.sqlite"}
+
+
+def _refuse_inside_release(ref: source.ReleaseRef, outputs: dict[str, Path | None]) -> None:
+    """The release is read, never changed: no output of the eval goes inside its folder (or the
+    extraction of its revision)."""
+    folders = [Path(ref.folder).resolve()] + ([Path(ref.location).resolve()] if ref.kind == "local" else [])
+    for option, path in outputs.items():
+        if path is not None and any(Path(path).resolve().is_relative_to(folder) for folder in folders):
+            raise ConfigError(f"{option} {path} is inside the release folder {ref.location}, which eval reads and never "
+                              f"changes; put it elsewhere (e.g. {option} {EXAMPLES[option]})")
 
 
 def _recover(target: Path) -> None:

@@ -264,3 +264,18 @@ def test_a_name_that_is_not_utf8_is_one_line_and_writes_nothing(eval_release, fi
     line = one_line(invoke(*args), 2)
     assert "valid UTF-8" in line and "\\xff" in line
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+# -- the release is never changed -----------------------------------------------------------------------
+@pytest.mark.parametrize("where", ["-o", "--cache"])
+def test_outputs_inside_the_release_folder_are_refused(eval_release, server, tmp_path, where):
+    import shutil
+
+    release = tmp_path / "rel" / eval_release.name
+    shutil.copytree(eval_release, release, symlinks=True)
+    before = sorted(str(p.relative_to(release)) for p in release.rglob("*"))
+    extra = ["--cache", str(release / "cache.sqlite")] if where == "--cache" else []
+    out = release / "evals" if where == "-o" else tmp_path / "evals"
+    line = one_line(invoke(*eval_args(release, out, server.url, *extra)), 2)
+    assert f"{where} " in line and "is inside the release folder" in line
+    assert sorted(str(p.relative_to(release)) for p in release.rglob("*")) == before
