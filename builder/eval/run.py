@@ -121,6 +121,7 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
     backends = dict(backends or {})
     started = time.perf_counter()
     ref = source.open_release(release, revision)
+    source.check_index(ref, config.configs)  # a malformed release is one line before anything is written or asked
     _refuse_inside_release(ref, {"-o": out_root, "--cache": cache_path})
     slug = config.name or model_slug(model)
     if config.notes:

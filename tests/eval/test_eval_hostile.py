@@ -279,3 +279,66 @@ def test_outputs_inside_the_release_folder_are_refused(eval_release, server, tmp
     line = one_line(invoke(*eval_args(release, out, server.url, *extra)), 2)
     assert f"{where} " in line and "is inside the release folder" in line
     assert sorted(str(p.relative_to(release)) for p in release.rglob("*")) == before
+
+
+def _rewrite_release(eval_release, tmp_path, change):
+    """A copy of the release whose default shard ``change(table)`` rewrote, committed under a SHA256SUMS that
+    matches it and tagged v0.1.0 again: a release malformed when it was built, not damaged since."""
+    import hashlib
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    release = tmp_path / "rel" / eval_release.name
+    shutil.copytree(eval_release, release, symlinks=True)
+    shard = next((release / "data" / "default").glob("*.parquet"))
+    pq.write_table(change(pq.read_table(shard)), shard)
+    sums = release / "SHA256SUMS"
+    lines = []
+    for line in sums.read_text().splitlines():
+        name = line.split("  ", 1)[1]
+        lines.append(f"{hashlib.sha256((release / name).read_bytes()).hexdigest()}  {name}")
+    sums.write_text("\n".join(lines) + "\n")
+    _retag_with(release, tmp_path, lambda path: None)
+    return release
+
+
+def _set_first(column: str, change, rows: slice = slice(0, 1)):
+    """A table change: ``change(value)`` on ``column`` of the first row (or ``rows``), same Arrow type unless
+    it cannot be."""
+    import pyarrow as pa
+
+    def apply(table):
+        values = table.column(column).to_pylist()
+        values[rows] = [change(v) for v in values[rows]]
+        field = table.schema.field(column)
+        try:
+            array = pa.array(values, type=field.type)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            array = pa.array(values)
+        return table.set_column(table.schema.get_field_index(column), column, array)
+    return apply
+
+
+def _first_question(**fields):
+    return _set_first("questions", lambda qs: [{**qs[0], **fields}] + qs[1:])
+
+
+@pytest.mark.parametrize("change, phrase", [
+    (_first_question(question=None), "question is null, not text"),
+    (_first_question(ability="XX"), "ability is \"XX\", not one of IE, CR"),
+    (_first_question(ability=None), "ability is null"),
+    (_first_question(format="essay"), "format is \"essay\", not one of open, mcq, tf"),
+    (_first_question(question_id=None), "question_id is null"),
+    (_set_first("dialogue_id", lambda d: None), "dialogue_id is null"),
+    (_set_first("questions", lambda qs: ["not a question"], slice(None)), "question 0 is not a question record"),
+    (_set_first("turns", lambda ts: ["not a turn"], slice(None)), "turn 0 is not a turn record"),
+])
+@pytest.mark.parametrize("choose", [[], ["--limit", "2"]])
+def test_a_release_malformed_when_built_is_one_line_naming_the_shard(eval_release, server, tmp_path, change, phrase,
+                                                                     choose):
+    release = _rewrite_release(eval_release, tmp_path, change)
+    line = one_line(invoke(*eval_args(release, tmp_path / "evals", server.url, *choose)), 3)
+    assert "data/default/test-00000-of-00001.parquet" in line and phrase in line and "rebuild the release" in line
+    if "turn" not in phrase:  # the question records are checked before anything is written
+        assert not (tmp_path / "evals").exists()
