@@ -39,10 +39,11 @@ def _backend_options(prefix: str, fn):
     return fn
 
 
-def _spec(backend, model, base_url, api_key_env, shared: dict):
+def _spec(backend, model, base_url, api_key_env, shared: dict, prefix: str = ""):
     from builder.eval.backends import BackendSpec
 
-    return BackendSpec(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env, **shared)
+    return BackendSpec(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env, options=prefix,
+                       **shared)
 
 
 @click.group("eval")
@@ -165,12 +166,13 @@ def run(release, revision, backend, model, base_url, api_key_env, judge_backend,
     else:
         judge_spec = _spec(judge_backend, judge_model, judge_base_url, judge_api_key_env,
                            {**shared, "concurrency": judge_concurrency or concurrency,
-                            "timeout_s": judge_timeout or timeout})
+                            "timeout_s": judge_timeout or timeout}, "judge-")
     note_spec = None
     if notes:
         if not (notetaker_backend and notetaker_model):
             raise ConfigError("--notes needs --notetaker-backend NAME --notetaker-model MODEL")
-        note_spec = _spec(notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env, shared)
+        note_spec = _spec(notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env, shared,
+                          "notetaker-")
     if model_spec.validate().trust_remote_code:
         click.echo(f"WARNING: --trust-remote-code runs the Python code shipped in {model} with your rights; use it "
                    "only for model folders you trust", err=True)

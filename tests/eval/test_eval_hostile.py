@@ -401,3 +401,54 @@ def test_an_answer_cannot_close_the_judges_fence(eval_release, tmp_path, fence):
 
     for prompt in prompts:
         assert sum(fence_like(line) for line in prompt.splitlines()) == 2  # the judge's own two fences
+
+
+# -- a server that stops accepting us half way -----------------------------------------------------------
+@pytest.mark.parametrize("role, status, phrase", [
+    ("model", 401, "name it with --api-key-env NAME"),
+    ("judge", 401, "name it with --judge-api-key-env NAME"),
+    ("judge", 403, "name it with --judge-api-key-env NAME"),
+    ("judge", 404, "check --judge-base-url and --judge-model"),
+    ("model", 404, "check --base-url and --model"),
+])
+def test_a_server_that_refuses_us_mid_run_names_the_option_to_fix(eval_release, tmp_path, role, status, phrase):
+    served = []
+
+    def respond(body):
+        who = "judge" if body["model"] == "judge" else "model"
+        if who == role:
+            served.append(1)
+            if len(served) > 3:  # the key expired, the model was unloaded
+                return status, b'{"error": "no"}', {}
+        return "Fine.\nREFUSED: no\n[[4]]" if who == "judge" else "Image 1"
+
+    with ScriptedServer(respond) as srv:
+        result = invoke(*eval_args(eval_release, tmp_path / "evals", srv.url, "--configs", "default", "--judge",
+                                   "auto", "--judge-backend", "openai", "--judge-base-url", srv.url, "--judge-model",
+                                   "judge", "--concurrency", "1"))
+    line = one_line(result, 2)
+    assert f"HTTP {status}" in line or "404" in line
+    assert phrase in line
+    if role == "judge":  # never the evaluated model's options
+        assert " --api-key-env" not in line and " --base-url" not in line and " --model" not in line
+    with sqlite3.connect(tmp_path / "evals" / "cache.sqlite") as db:  # what was answered before is kept
+        kind = "judge" if role == "judge" else "predict"
+        assert db.execute("SELECT count(*) FROM entries WHERE kind = ?", (kind,)).fetchone()[0] == 3
+
+
+@pytest.mark.parametrize("extra, phrase", [
+    (["--judge-backend", "openai", "--judge-model", "j"], "the openai backend needs --judge-base-url"),
+    (["--judge-backend", "openai", "--judge-model", "j", "--judge-base-url", "http://127.0.0.1:9/v1",
+      "--judge-api-key-env", "MMRC_TEST_UNSET_KEY"], "--judge-api-key-env names MMRC_TEST_UNSET_KEY, which is not set"),
+    (["--notes", "--notetaker-backend", "openai", "--notetaker-model", "n", "--notetaker-base-url",
+      "http://127.0.0.1:9/v1", "--notetaker-api-key-env", "MMRC_TEST_UNSET_KEY"],
+     "--notetaker-api-key-env names MMRC_TEST_UNSET_KEY"),
+])
+def test_a_wrong_judge_or_notetaker_option_is_named_as_such(eval_release, server, tmp_path, monkeypatch, extra,
+                                                            phrase):
+    monkeypatch.delenv("MMRC_TEST_UNSET_KEY", raising=False)
+    args = eval_args(eval_release, tmp_path / "evals", server.url, *extra)
+    if "--judge-backend" in extra:
+        args.remove("none")
+        args.remove("--judge")
+    assert phrase in one_line(invoke(*args), 2)

@@ -54,6 +54,11 @@ class BackendSpec:
     seed: int = 0  # sampling seed (model-default)
     trust_remote_code: bool = False  # transformers: run the model folder's own Python code (explicit opt-in)
     load_in_4bit: bool = False  # transformers on CUDA: 4-bit weights (bitsandbytes)
+    options: str = ""  # the prefix of this role's CLI options ("judge-", "notetaker-"): what a message names
+
+    def option(self, name: str) -> str:
+        """The CLI option that sets ``name`` for this role, e.g. ``--judge-base-url``."""
+        return f"--{self.options}{name}"
 
     def generation_params(self) -> dict:
         """How answers are decoded, as results.json records it and the cache keys it."""
@@ -67,17 +72,17 @@ class BackendSpec:
         if self.overflow not in OVERFLOW_POLICIES:
             raise ConfigError(f"unknown overflow policy {self.overflow!r}; available: {', '.join(OVERFLOW_POLICIES)}")
         if self.backend == "openai" and not self.base_url:
-            raise ConfigError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+            raise ConfigError(f"the openai backend needs {self.option('base-url')} (e.g. http://127.0.0.1:8000/v1)")
         if not self.model:
-            raise ConfigError(f"the {self.backend} backend needs a model (--model NAME_OR_PATH)")
-        for option, value in (("--model", self.model), ("--base-url", self.base_url)):
+            raise ConfigError(f"the {self.backend} backend needs a model ({self.option('model')} NAME_OR_PATH)")
+        for option, value in ((self.option("model"), self.model), (self.option("base-url"), self.base_url)):
             if value is not None and not _utf8(value):
                 shown = os.fsencode(value).decode("utf-8", "backslashreplace")
                 raise ConfigError(f"{option} {shown} is not valid UTF-8 text; rename the folder or give the name "
                                   "in UTF-8")
         if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", self.api_key_env):
-            raise ConfigError("--api-key-env takes the NAME of an environment variable (e.g. OPENAI_API_KEY), "
-                              "not the key itself")
+            raise ConfigError(f"{self.option('api-key-env')} takes the NAME of an environment variable (e.g. "
+                              "OPENAI_API_KEY), not the key itself")
         for name in ("batch_size", "concurrency"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")

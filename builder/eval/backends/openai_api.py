@@ -67,8 +67,8 @@ class OpenAIBackend:
                  retry_base_s: float = 1.0, retry_cap_s: float = 60.0):
         require("httpx")
         if spec.api_key_env and not os.environ.get(spec.api_key_env):
-            raise ConfigError(f"--api-key-env names {spec.api_key_env}, which is not set (or empty); export the key "
-                              f"in {spec.api_key_env}, or drop the option for a server without keys")
+            raise ConfigError(f"{spec.option('api-key-env')} names {spec.api_key_env}, which is not set (or empty); "
+                              f"export the key in {spec.api_key_env}, or drop the option for a server without keys")
         self.spec = spec
         self.base_url = spec.base_url.rstrip("/")
         self.transport = transport
@@ -213,10 +213,12 @@ class OpenAIBackend:
                 elif status in (401, 403):
                     where = f"${self.spec.api_key_env}" if self.spec.api_key_env else "a variable"
                     raise ConfigError(f"{redact_url(self.base_url)} refused the request (HTTP {status}); put the "
-                                      f"server's API key in {where} and name it with --api-key-env NAME")
+                                      f"server's API key in {where} and name it with "
+                                      f"{self.spec.option('api-key-env')} NAME")
                 elif status == 404:
                     raise ConfigError(f"{redact_url(self.base_url)}/chat/completions answered 404 for model "
-                                      f"{self.spec.model!r}: {self._snippet(resp.text)}; check --base-url and --model")
+                                      f"{self.spec.model!r}: {self._snippet(resp.text)}; check "
+                                      f"{self.spec.option('base-url')} and {self.spec.option('model')}")
                 elif status in RETRY_STATUS:
                     last_error = f"HTTP {status}: {self._snippet(resp.text)}"
                     retry_after = _retry_after(resp)
