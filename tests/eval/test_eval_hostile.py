@@ -10,6 +10,7 @@ import os
 import re
 import sqlite3
 import subprocess
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -452,3 +453,41 @@ def test_a_wrong_judge_or_notetaker_option_is_named_as_such(eval_release, server
         args.remove("none")
         args.remove("--judge")
     assert phrase in one_line(invoke(*args), 2)
+
+
+# -- servers that are slow, or say too much ------------------------------------------------------------------
+def _drip(payload: bytes, every_s: float):
+    for k in range(len(payload)):
+        time.sleep(every_s)
+        yield payload[k:k + 1]
+
+
+def test_a_reply_that_drips_in_is_cut_at_the_timeout(eval_release, tmp_path):
+    body = completion("Image 1")  # ~150 bytes at one byte per 0.2 s: 30 s, each read well within --timeout
+    started = time.monotonic()
+    result, rows = _run_with(eval_release, tmp_path, lambda b: (200, _drip(body, 0.2), {"Content-Length": str(len(body))}),
+                             "--timeout", "2", "--limit", "1", "--abilities", "IE", "--concurrency", "1")
+    assert time.monotonic() - started < 20
+    assert result.exit_code == 8 and rows and all("timed out after 2s" in r["prediction"]["error"] for r in rows)
+
+
+@pytest.mark.parametrize("models, recorded", [
+    ((200, b'{"data": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", {}), "unavailable"),
+    ((200, b'{"data": [{"id": "scripted", "root": ' + b"[" * 900 + b"]" * 900 + b', "max_model_len": "x"}]}', {}),
+     None),
+    ((200, b'{"data": "' + b"a" * (40 << 20) + b'"}', {}), "over 32 MiB"),
+    ((200, _drip(b'{"data": []}', 1.5), {"Content-Length": "12"}), "unavailable"),
+])
+def test_a_models_endpoint_built_to_hurt_is_recorded_not_a_crash(eval_release, tmp_path, models, recorded):
+    started = time.monotonic()
+    with ScriptedServer(lambda body: "Image 1", models=lambda: models) as srv:
+        result = invoke(*eval_args(eval_release, tmp_path / "evals", srv.url, "--configs", "default", "--limit", "1",
+                                   "--timeout", "5"))
+    assert result.exit_code == 0, (result.output, repr(result.exception))
+    assert time.monotonic() - started < 30
+    doc = json.loads(next((tmp_path / "evals").glob("mmrc-v0.1.0/*/results.json")).read_text())
+    server = doc["model"]["server"]
+    if recorded:
+        assert recorded in server["models_endpoint"]
+    else:  # a listed model whose fields are not what vLLM writes: only plain values are kept
+        assert doc["model"]["root"] is None and doc["model"]["max_model_len"] is None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
 import random
 import re
@@ -33,6 +34,7 @@ OVERFLOW = re.compile(r"context length|context_length|maximum context|context si
 MAX_ERROR_CHARS = 300
 CHARS_PER_TOKEN = 4
 MAX_BODY_BYTES = 32 * 1024 * 1024  # a chat completion is never this large; more is not read
+MODELS_TIMEOUT_S = 10.0  # GET /models: what the server says of the model, read once per run
 
 
 NOT_SENT = "(image not sent: chat APIs take images only in user turns)"
@@ -92,18 +94,24 @@ class OpenAIBackend:
         return {**self.identity(), "base_url": redact_url(self.base_url), "server": self.server_info()}
 
     def server_info(self) -> dict:
-        """What ``GET /models`` says of the model (vLLM adds max_model_len and the weights' root)."""
+        """What ``GET /models`` says of the model (vLLM adds max_model_len and the weights' root): read within
+        ``MODELS_TIMEOUT_S`` and ``MAX_BODY_BYTES``, and only plain values of the model's entry are kept."""
         if self._server is None:
             import httpx
 
             try:
-                with httpx.Client(transport=self.transport, timeout=10) as client:
-                    resp = client.get(f"{self.base_url}/models", headers=self._headers())
-                data = resp.json().get("data", []) if resp.status_code == 200 else []
+                status, body = _get_capped(self.transport, f"{self.base_url}/models", self._headers(),
+                                           min(MODELS_TIMEOUT_S, self.spec.timeout_s))
+                if body is None:
+                    self._server = {"models_endpoint": f"HTTP {status}, the reply is over {MAX_BODY_BYTES >> 20} MiB; "
+                                                       "not read"}
+                    return self._server
+                data = json.loads(body).get("data", []) if status == 200 else []
                 entry = next((m for m in data if isinstance(m, dict) and m.get("id") == self.spec.model), None)
-                self._server = ({k: entry.get(k) for k in ("id", "owned_by", "root", "max_model_len") if k in entry}
-                                if entry else {"models_endpoint": f"HTTP {resp.status_code}, model not listed"})
-            except (httpx.HTTPError, ValueError, AttributeError) as exc:
+                self._server = ({k: _plain(entry.get(k), k) for k in ("id", "owned_by", "root", "max_model_len")
+                                 if k in entry}
+                                if entry else {"models_endpoint": f"HTTP {status}, model not listed"})
+            except (httpx.HTTPError, TimeoutError, ValueError, AttributeError, TypeError, RecursionError) as exc:
                 self._server = {"models_endpoint": f"unavailable ({type(exc).__name__})"}
         return self._server
 
@@ -187,10 +195,11 @@ class OpenAIBackend:
         while attempt <= self.spec.max_retries:
             retry_after = None
             self.stats["requests"] += 1
-            try:
-                resp = await _post(client, f"{self.base_url}/chat/completions",
-                                   self._body(messages, request.max_new_tokens, urls))
-            except httpx.TimeoutException:
+            try:  # --timeout bounds the whole request: a server that drips its reply in byte by byte is cut off
+                resp = await asyncio.wait_for(_post(client, f"{self.base_url}/chat/completions",
+                                                    self._body(messages, request.max_new_tokens, urls)),
+                                              self.spec.timeout_s)
+            except (httpx.TimeoutException, asyncio.TimeoutError):
                 last_error = f"timed out after {self.spec.timeout_s:g}s"
             except httpx.TransportError as exc:
                 last_error = f"connection error ({type(exc).__name__})"
@@ -253,6 +262,36 @@ async def _post(client, url: str, body: dict):
         headers = [(k, v) for k, v in resp.headers.items() if k.lower() not in ("content-encoding", "content-length",
                                                                                   "transfer-encoding")]
         return httpx.Response(resp.status_code, headers=headers, content=b"".join(chunks))
+
+
+def _get_capped(transport, url: str, headers: dict, timeout_s: float) -> tuple[int, bytes | None]:
+    """(status, body) of a GET read within ``timeout_s`` in all; body None when it is over ``MAX_BODY_BYTES``."""
+    import time
+
+    import httpx
+
+    deadline = time.monotonic() + timeout_s
+    with httpx.Client(transport=transport, timeout=timeout_s) as client:
+        with client.stream("GET", url, headers=headers) as resp:
+            chunks, size = [], 0
+            for chunk in resp.iter_bytes():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    return resp.status_code, None
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no complete reply within {timeout_s:g}s")
+                chunks.append(chunk)
+            return resp.status_code, b"".join(chunks)
+
+
+def _plain(value, name: str):
+    """A value of the server's model entry as the identity keeps it: text (at most 300 characters), a
+    number or a flag; anything else (a nested structure a server made up) is dropped."""
+    if name == "max_model_len":
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, str):
+        return value[:300]
+    return value if isinstance(value, (int, float, bool)) or value is None else None
 
 
 def reply_char_cap(max_new_tokens: int) -> int:
