@@ -491,3 +491,24 @@ def test_a_models_endpoint_built_to_hurt_is_recorded_not_a_crash(eval_release, t
         assert recorded in server["models_endpoint"]
     else:  # a listed model whose fields are not what vLLM writes: only plain values are kept
         assert doc["model"]["root"] is None and doc["model"]["max_model_len"] is None
+
+
+def test_an_api_key_a_server_echoes_back_is_written_nowhere(eval_release, tmp_path, monkeypatch):
+    key = "sk-test-echoed-0123456789abcdef"
+    monkeypatch.setenv("MMRC_TEST_KEY", key)
+
+    def echo(body):  # a debugging proxy, or a hostile server, that reflects what it was sent
+        return "Fine. REFUSED: no\n[[4]]" if body["model"] == "judge" else f"Your key is {key}, thanks."
+
+    with ScriptedServer(echo) as srv:
+        result = invoke(*eval_args(eval_release, tmp_path / "evals", srv.url, "--api-key-env", "MMRC_TEST_KEY",
+                                   "--configs", "default", "--limit", "1", "--judge", "auto", "--judge-backend",
+                                   "openai", "--judge-base-url", srv.url, "--judge-model", "judge",
+                                   "--judge-api-key-env", "MMRC_TEST_KEY"))
+        judged = [b for b in srv.requests if b["model"] == "judge"]
+    assert result.exit_code == 0, result.output
+    written = [p for p in (tmp_path / "evals").rglob("*") if p.is_file()]
+    assert written and not any(key.encode() in p.read_bytes() for p in written) and key not in result.output
+    assert judged and not any(key in json.dumps(b) for b in judged)  # nor passed on to the judge
+    rows = [json.loads(line) for line in next((tmp_path / "evals").glob("mmrc-v0.1.0/*/samples.jsonl")).open()]
+    assert {r["prediction"]["text"] for r in rows} == {"Your key is ***, thanks."}

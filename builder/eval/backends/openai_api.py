@@ -124,9 +124,13 @@ class OpenAIBackend:
 
     def _snippet(self, text: str | None) -> str:
         """A server's error text, shortened, with the key blanked if a server echoes it."""
-        out = _snippet(text)
+        return self._masked(_snippet(text))
+
+    def _masked(self, text: str | None) -> str | None:
+        """``text`` with the API key blanked: a server that reflects the key (a debugging proxy, a hostile
+        host) must not get it into samples.jsonl, the cache or the judge's prompt."""
         key = self._key()
-        return out.replace(key, "***") if key else out
+        return text.replace(key, "***") if key and text else text
 
     # -- running ----------------------------------------------------------------------------------
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None:
@@ -209,6 +213,7 @@ class OpenAIBackend:
                     reply = _parse(resp, self._snippet, reply_char_cap(request.max_new_tokens))
                     if isinstance(reply, Reply):
                         reply.truncated_messages = dropped
+                        reply.text, reply.finish_reason = self._masked(reply.text), self._masked(reply.finish_reason)
                         return reply
                     last_error = reply
                 elif status in (400, 413, 422) and OVERFLOW.search(resp.text or ""):
