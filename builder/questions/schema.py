@@ -111,6 +111,12 @@ def _csv_rows(path: Path, reader: csv.DictReader) -> list[tuple[int, dict[str, A
     return rows
 
 
+def _shown(value: Any) -> str:
+    """A cell as an error message shows it: its repr, at most 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
@@ -126,7 +132,11 @@ def _as_list(value: Any, field: str) -> list:
             try:
                 parsed = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise RowError(f"{field}: {text!r} is not a JSON array ({exc.msg})") from exc
+                raise RowError(f"{field}: {_shown(text)} is not a JSON array ({exc.msg})") from exc
+            except RecursionError:
+                raise RowError(f"{field}: a JSON array nested too deeply; write a flat list") from None
+            except ValueError as exc:  # e.g. an integer of more than 4300 digits
+                raise RowError(f"{field}: a JSON array that cannot be read ({str(exc)[:60]})") from None
             if not isinstance(parsed, list):
                 raise RowError(f"{field}: expected a list")
             return parsed
@@ -142,7 +152,7 @@ def _as_int_list(value: Any, field: str) -> list[int]:
                 raise ValueError
             out.append(int(item))
         except (TypeError, ValueError):
-            raise RowError(f"{field}: {item!r} is not an integer index") from None
+            raise RowError(f"{field}: {_shown(item)} is not an integer index") from None
     return out
 
 
@@ -156,7 +166,7 @@ def _as_bool(value: Any, field: str) -> bool | None:
         return True
     if text in ("false", "no", "0", "n", "f"):
         return False
-    raise RowError(f"{field}: {value!r} is not true/false")
+    raise RowError(f"{field}: {_shown(value)} is not true/false")
 
 
 def _as_str(value: Any, field: str) -> str | None:

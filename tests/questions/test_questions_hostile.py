@@ -222,3 +222,22 @@ def test_task_cells_a_spreadsheet_would_run_are_neutralised_and_read_back(tmp_pa
     import polars as pl
 
     assert sorted(pl.read_parquet(tmp_path / "q.parquet")["dialogue_id"]) == sorted(r["dialogue_id"] for r in rows)
+
+
+@pytest.mark.parametrize("field, cell, message", [
+    ("gold_items", "[" * 5000 + "]" * 5000, "gold_items: a JSON array nested too deeply"),
+    ("gold_turns", "[" + "9" * 5000 + "]", "gold_turns: a JSON array that cannot be read"),
+    ("gold_turns", "9" * 5000, "gold_turns: '99999"),
+    ("choices", '["a", ' + '"b", ' * 3000 + '"c"]', "choices has 3,002 entries (limit 10)"),
+])
+def test_a_csv_cell_built_to_hurt_is_a_short_row_error(tmp_path, data, field, cell, message):
+    questions = all_questions(data[1])
+    lines = write_csv(tmp_path / "q.csv", questions)
+    rows = list(csv.DictReader(lines))
+    rows[0][field] = cell
+    with open(tmp_path / "q.csv", "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    line = one_line(run(tmp_path / "q.csv", data[0], tmp_path / "q.parquet"), 6)
+    assert f"row 2: {message}" in line and len(line) < 2000
