@@ -512,3 +512,23 @@ def test_an_api_key_a_server_echoes_back_is_written_nowhere(eval_release, tmp_pa
     assert judged and not any(key in json.dumps(b) for b in judged)  # nor passed on to the judge
     rows = [json.loads(line) for line in next((tmp_path / "evals").glob("mmrc-v0.1.0/*/samples.jsonl")).open()]
     assert {r["prediction"]["text"] for r in rows} == {"Your key is ***, thanks."}
+
+
+# -- smoke-model ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("option, value", [("--hidden", "0"), ("--hidden", "-8"), ("--hidden", "6"),
+                                           ("--hidden", "1000000"), ("--layers", "0"), ("--layers", "-1"),
+                                           ("--layers", "1000")])
+def test_smoke_model_sizes_it_cannot_build_are_refused(tmp_path, option, value):
+    line = one_line(invoke("eval", "smoke-model", str(tmp_path / "smoke"), option, value), 2)
+    assert option in line and not (tmp_path / "smoke").exists()
+
+
+def test_smoke_model_never_writes_into_a_folder_it_did_not_make(tmp_path):
+    mine = tmp_path / "Qwen2-VL-7B"
+    mine.mkdir()
+    (mine / "config.json").write_text('{"model_type": "qwen2_vl"}')
+    (mine / "model.safetensors").write_bytes(b"years of training")
+    line = one_line(invoke("eval", "smoke-model", str(mine)), 4)
+    assert "is not a smoke model" in line and "left untouched" in line
+    assert sorted(p.name for p in mine.iterdir()) == ["config.json", "model.safetensors"]
+    assert (mine / "model.safetensors").read_bytes() == b"years of training"
