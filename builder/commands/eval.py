@@ -249,11 +249,16 @@ def compare_runs(run_a, run_b, bootstrap, seed, as_json):
     metric, why = compare.comparable_metric(doc_a, doc_b)
     result = compare.paired(samples_a, samples_b, metric, {"resamples": bootstrap, "seed": seed})
     result["why_not_judge"] = why
+    result["releases"] = compare.releases(doc_a, doc_b)
     if as_json:
         click.echo(json.dumps(result, indent=2, sort_keys=True))
         return
     click.echo(f"B − A on {result['shared']} shared questions, {metric}" + (f" ({why})" if why else "")
                + f"\n  A: {run_a}\n  B: {run_b}")
+    if result["releases"]:
+        click.echo("  A and B evaluated different releases (" + ", ".join(
+            f"{r.get('name')} {r.get('revision')} @{str(r.get('commit'))[:12]}" for r in result["releases"])
+            + f"); {result['differ']} question(s) with the same id differ between them and are not compared")
     for label, d in [("overall", result["overall"]), *result["abilities"].items()]:
         ci = f" [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}]" if d["ci"] else ""
         diff = "n/a" if d["difference"] is None else f"{d['difference']:+.3f}{ci}"

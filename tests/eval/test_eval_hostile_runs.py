@@ -238,3 +238,30 @@ def test_a_run_killed_between_its_two_renames_keeps_its_reviews(finished_run, ev
     assert result.exit_code == 0, result.output
     assert (run / "human_review.jsonl").read_bytes() == reviews
     assert not (run.parent / f".{run.name}.old").exists()
+
+
+# -- compare --------------------------------------------------------------------------------------------
+def test_compare_across_releases_pairs_only_questions_that_are_the_same(finished_run, server, tmp_path, monkeypatch):
+    import json
+
+    import eval_fixtures
+
+    original = eval_fixtures.six_questions
+
+    def changed(source_id):  # v0.2.0 corrects the CR reference answer; the question and its id stay
+        questions = original(source_id)
+        questions[1] = {**questions[1], "answer": "garden"}
+        return questions
+
+    monkeypatch.setattr(eval_fixtures, "six_questions", changed)
+    release = eval_fixtures.build_release(tmp_path / "v2", n=4, version="0.2.0")
+    result = invoke("eval", "run", release, "--revision", "v0.2.0", "--backend", "openai", "--base-url", server.url,
+                    "--model", "scripted", "--name", "scripted", "--judge-backend", "openai", "--judge-base-url",
+                    server.url, "--judge-model", "judge", "-o", tmp_path / "evals", "--quiet")
+    assert result.exit_code == 0, result.output
+    b = tmp_path / "evals" / "mmrc-v0.2.0" / "scripted"
+    out = json.loads(invoke("eval", "compare", finished_run, b, "--json").output)
+    assert out["shared"] == 20 and out["differ"] == 4 and out["abilities"]["CR"]["n"] == 0
+    assert [r["revision"] for r in out["releases"]] == ["v0.1.0", "v0.2.0"]
+    text = invoke("eval", "compare", finished_run, b).output
+    assert "different releases" in text and "4 question(s) with the same id differ" in text
