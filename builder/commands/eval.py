@@ -234,7 +234,8 @@ def report(root):
 @command.command("compare")
 @click.argument("run_a", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.argument("run_b", type=click.Path(path_type=Path, file_okay=False, exists=True))
-@click.option("--bootstrap", default=1000, show_default=True, help="Bootstrap resamples (dialogues) for the CIs.")
+@click.option("--bootstrap", type=click.IntRange(0, 100_000), default=1000, show_default=True,
+              help="Bootstrap resamples (dialogues) for the CIs (0: no CIs).")
 @click.option("--seed", default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare_runs(run_a, run_b, bootstrap, seed, as_json):

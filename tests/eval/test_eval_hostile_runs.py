@@ -265,3 +265,9 @@ def test_compare_across_releases_pairs_only_questions_that_are_the_same(finished
     assert [r["revision"] for r in out["releases"]] == ["v0.1.0", "v0.2.0"]
     text = invoke("eval", "compare", finished_run, b).output
     assert "different releases" in text and "4 question(s) with the same id differ" in text
+
+
+@pytest.mark.parametrize("resamples", ["-1", "1000000000"])
+def test_compare_refuses_a_bootstrap_it_cannot_or_should_not_run(finished_run, resamples):
+    result = invoke("eval", "compare", finished_run, finished_run, "--bootstrap", resamples)
+    assert result.exit_code == 2 and "--bootstrap" in result.output and "0<=x<=100000" in result.output
