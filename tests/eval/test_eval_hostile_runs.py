@@ -271,3 +271,57 @@ def test_compare_across_releases_pairs_only_questions_that_are_the_same(finished
 def test_compare_refuses_a_bootstrap_it_cannot_or_should_not_run(finished_run, resamples):
     result = invoke("eval", "compare", finished_run, finished_run, "--bootstrap", resamples)
     assert result.exit_code == 2 and "--bootstrap" in result.output and "0<=x<=100000" in result.output
+
+
+# -- two writers, and SIGKILL at random points --------------------------------------------------------------
+def test_review_import_while_a_run_writes_the_folder_is_refused(finished_run, tmp_path):
+    from builder.locks import FolderLock
+
+    run = copy_run(finished_run, tmp_path)
+    sheet = filled_sheet(run, tmp_path / "sheet.csv")
+    before = snapshot(run)
+    with FolderLock(run):  # an `eval run` rerun of the same folder is in progress
+        line = one_line(invoke("eval", "review", "import", run, sheet), 9)
+    assert "is being written by another process" in line and snapshot(run) == before
+    assert invoke("eval", "review", "import", run, sheet).exit_code == 0  # once it is done, the import goes in
+
+
+def test_sigkill_at_random_points_then_a_rerun_gives_the_bytes_of_an_uninterrupted_run(eval_release, tmp_path):
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import REPO
+
+    def slow(body):  # slow enough that a kill lands in predict, judge or the final write
+        time.sleep(0.02)
+        return "Fine.\nREFUSED: no\n[[3]]" if body["model"] == "judge" else "Image 2"
+
+    listed = (200, b'{"data": [{"id": "scripted"}, {"id": "judge"}]}', {})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    with ScriptedServer(slow, models=lambda: listed) as srv:
+        def cli(out):
+            return [sys.executable, "-m", "builder.cli", "eval", "run", str(eval_release), "--revision", "v0.1.0",
+                    "--backend", "openai", "--base-url", srv.url, "--model", "scripted", "--name", "r",
+                    "--judge-backend", "openai", "--judge-base-url", srv.url, "--judge-model", "judge",
+                    "--concurrency", "2", "-o", str(out), "--quiet"]
+
+        started = time.monotonic()
+        clean = subprocess.run(cli(tmp_path / "clean"), capture_output=True, text=True, env=env)
+        took = time.monotonic() - started
+        assert clean.returncode == 0, clean.stderr
+        rng = random.Random(23)
+        out = tmp_path / "killed"
+        for _ in range(3):
+            proc = subprocess.Popen(cli(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            time.sleep(rng.uniform(0.3, 1.0) * took)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        resumed = subprocess.run(cli(out), capture_output=True, text=True, env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    for name in ("samples.jsonl", "results.json"):
+        assert (out / "mmrc-v0.1.0" / "r" / name).read_bytes() == (tmp_path / "clean" / "mmrc-v0.1.0" / "r" /
+                                                                     name).read_bytes()
+    assert sorted(p.name for p in (out / "mmrc-v0.1.0").iterdir()) == [".r.lock", "r"]  # no partial left over
