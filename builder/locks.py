@@ -18,7 +18,7 @@ from builder.errors import BusyError
 
 class FolderLock:
     def __init__(self, target: Path):
-        target = Path(target)
+        target = Path(target).resolve()  # one lock per real folder, whatever link names it
         self.path = target.parent / f".{target.name}.lock"
         self.fd: int | None = None
 

@@ -325,3 +325,16 @@ def test_sigkill_at_random_points_then_a_rerun_gives_the_bytes_of_an_uninterrupt
         assert (out / "mmrc-v0.1.0" / "r" / name).read_bytes() == (tmp_path / "clean" / "mmrc-v0.1.0" / "r" /
                                                                      name).read_bytes()
     assert sorted(p.name for p in (out / "mmrc-v0.1.0").iterdir()) == [".r.lock", "r"]  # no partial left over
+
+
+def test_a_run_named_through_a_symlink_shares_the_lock_of_the_real_folder(finished_run, tmp_path):
+    from builder.locks import FolderLock
+
+    run = copy_run(finished_run, tmp_path)
+    link = tmp_path / "latest"
+    link.symlink_to(run)
+    sheet = filled_sheet(run, tmp_path / "sheet.csv")
+    before = snapshot(run)
+    with FolderLock(run):  # `eval run` writes the real folder
+        line = one_line(invoke("eval", "review", "import", link, sheet), 9)
+    assert "is being written by another process" in line and snapshot(run) == before
