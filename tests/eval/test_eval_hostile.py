@@ -532,3 +532,53 @@ def test_smoke_model_never_writes_into_a_folder_it_did_not_make(tmp_path):
     assert "is not a smoke model" in line and "left untouched" in line
     assert sorted(p.name for p in mine.iterdir()) == ["config.json", "model.safetensors"]
     assert (mine / "model.safetensors").read_bytes() == b"years of training"
+
+
+# -- what held up (kept as tests so it stays that way) ---------------------------------------------------------
+@pytest.mark.parametrize("release", ["a/b", "../x/y", "a/..", "org/name/extra", "./not-here"])
+def test_hub_like_strings_offline_are_one_line_and_reach_no_network(server, tmp_path, release):
+    args = eval_args(release, tmp_path / "evals", server.url)
+    del args[3:5]  # no --revision: main
+    line = one_line(invoke(*args), 3)
+    assert ("HF_HUB_OFFLINE is set" in line) or ("neither a folder nor a Hub repo id" in line)
+    assert not (tmp_path / "evals").exists() and not server.requests
+
+
+@pytest.mark.parametrize("cache", ["a folder", "garbage", "a pipe"])
+def test_a_cache_that_is_no_database_is_one_line(eval_release, server, tmp_path, cache):
+    path = tmp_path / "evals" / "cache.sqlite"  # the default place (click refuses a folder given as --cache)
+    path.parent.mkdir()
+    if cache == "a folder":
+        path.mkdir()
+    elif cache == "garbage":
+        path.write_bytes(b"not sqlite " * 500)
+    else:
+        os.mkfifo(path)
+    line = one_line(invoke(*eval_args(eval_release, tmp_path / "evals", server.url)), 3)
+    assert f"eval cache {path} cannot be opened" in line and "pass --cache PATH" in line
+
+
+@pytest.mark.parametrize("payload, headers", [
+    (completion("Image 1"), {"X-Padding": "a" * 200_000}),
+    (b'{"choices": [{"message": {"content": "\xff\xfe not UTF-8"}}]}', {}),
+])
+def test_replies_with_huge_headers_or_bytes_that_are_not_utf8_are_retried_later(eval_release, tmp_path, payload,
+                                                                                 headers):
+    result, rows = _run_with(eval_release, tmp_path, lambda body: (200, payload, headers), "--limit", "1")
+    assert result.exit_code == 8 and result.output.strip().splitlines()[-1].startswith("Error: ")
+    assert rows and all(r["prediction"]["status"] == "backend_error" for r in rows)
+
+
+def test_notes_replies_nested_too_deeply_are_failed_steps(eval_release, tmp_path):
+    deep = '{"facts": ' + "[" * 1500 + "]" * 1500 + ', "preferences": [], "updates": [], "images": []}'
+
+    def respond(body):
+        return deep if body["model"] == "notetaker" else "Image 1"
+
+    with ScriptedServer(respond) as srv:
+        result = invoke(*eval_args(eval_release, tmp_path / "evals", srv.url, "--configs", "default", "--limit", "1",
+                                   "--notes", "--notetaker-backend", "openai", "--notetaker-base-url", srv.url,
+                                   "--notetaker-model", "notetaker"))
+    assert result.exit_code == 0, (result.output, repr(result.exception))
+    rows = [json.loads(line) for line in next((tmp_path / "evals").glob("mmrc-v0.1.0/*/samples.jsonl")).open()]
+    assert rows and all(r["notes"]["status"] == "failed" and "not valid JSON" in r["notes"]["errors"][0] for r in rows)
