@@ -24,6 +24,7 @@ import shutil
 from collections import defaultdict
 from pathlib import Path
 
+from builder import io
 from builder.errors import InputError
 from builder.eval import compare, figures, run_files
 from builder.eval.review import REVIEW_ABILITIES
@@ -240,12 +241,14 @@ def write_report(root: Path) -> dict:
         lines += ["", " ".join(f"![{Path(n).stem}]({release}/{n})" for n in FIGURES), ""]
         for name, draw in FIGURES.items():
             try:
+                io.remove_link(root / release / name)
                 draw(entries, root / release / name)
             except _SHAPE_ERRORS as exc:
                 raise InputError(f"a results.json under {root / release} lacks or mistypes a field the figures read "
                                  f"({type(exc).__name__}: {str(exc)[:80]}); {run_files.RERUN}") from None
     busiest = max(sorted(releases), key=lambda r: len(releases[r]))
     for name in FIGURES:
+        io.remove_link(root / name)
         shutil.copyfile(root / busiest / name, root / name)
-    (root / "leaderboard.md").write_text("\n".join(lines) + "\n")
+    io.write_text_atomic(root / "leaderboard.md", "\n".join(lines) + "\n")
     return {"leaderboard": str(root / "leaderboard.md"), "releases": {r: len(e) for r, e in releases.items()}}

@@ -459,7 +459,7 @@ def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bo
 
     _refuse_foreign(target)  # again under the lock: nothing appeared there since the run began
     partial = target.parent / f".{target.name}.partial"
-    shutil.rmtree(partial, ignore_errors=True)
+    _remove(partial)
     (partial / "figures").mkdir(parents=True)
     with open(partial / "samples.jsonl", "w", encoding="utf-8", errors="replace") as fh:
         for row in rows:
@@ -475,12 +475,21 @@ def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bo
     if complete:  # last: a folder without it is not a finished eval (report skips it)
         (partial / io.SUCCESS).write_text("")
     old = target.parent / f".{target.name}.old"
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
     if target.exists():
         _carry_over(target, partial)
         os.replace(target, old)
     os.replace(partial, target)
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
+
+
+def _remove(path: Path) -> None:
+    """Remove a left-over working folder; a link found there (planted in a shared folder) is removed
+    itself, never followed: the run's files go into a folder of its own."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    else:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def with_overrides(spec: BackendSpec, **changes) -> BackendSpec:

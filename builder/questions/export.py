@@ -67,7 +67,7 @@ def export_tasks(data: Path, out: Path, fmt: str | None = None) -> int:
 def _write_tasks(data: Path, out: Path, fmt: str) -> int:
     tmp = out.with_name(f".{out.name}.tmp")
     n = 0
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+    with io.open_new(tmp, "w", newline="", encoding="utf-8") as fh:
         if fmt == "jsonl":
             for n, task in enumerate(tasks(data), start=1):
                 fh.write(json.dumps(task, ensure_ascii=False, sort_keys=True) + "\n")

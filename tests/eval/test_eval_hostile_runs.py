@@ -338,3 +338,45 @@ def test_a_run_named_through_a_symlink_shares_the_lock_of_the_real_folder(finish
     with FolderLock(run):  # `eval run` writes the real folder
         line = one_line(invoke("eval", "review", "import", link, sheet), 9)
     assert "is being written by another process" in line and snapshot(run) == before
+
+
+# -- links planted where the tool writes (a shared evals folder) ---------------------------------------------
+@pytest.mark.parametrize("planted", ["RUN/../.scripted.partial", "RUN/.results.json.tmp", "RUN/.human_review.jsonl.tmp",
+                                     "OUT/leaderboard.md", "OUT/radar.png", "OUT/mmrc-v0.1.0/topics.png",
+                                     "SHEET/.sheet.csv.tmp"])
+def test_a_link_planted_where_the_tool_writes_never_leads_outside(finished_run, eval_release, server, tmp_path,
+                                                                    planted):
+    run = copy_run(finished_run, tmp_path)
+    out = run.parent.parent
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("years of work")
+    link = tmp_path / planted.replace("RUN", str(run.relative_to(tmp_path))).replace(
+        "OUT", str(out.relative_to(tmp_path))).replace("SHEET", "sheets")
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link = link.parent.resolve() / link.name
+    link.symlink_to(victim if planted.endswith(".partial") else victim / "precious.txt")
+    if planted.startswith("RUN/../"):  # a rerun swaps the run folder through .NAME.partial
+        result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                        server.url, "--model", "scripted", "--name", "scripted", "--judge", "none", "-o", out, "--quiet")
+    elif planted.startswith("RUN/"):  # review import rewrites results.json and human_review.jsonl
+        result = invoke("eval", "review", "import", run, filled_sheet(finished_run, tmp_path / "filled.csv"))
+    elif planted.startswith("OUT/"):
+        result = invoke("eval", "report", out)
+    else:
+        result = invoke("eval", "review", "export", run, "-o", tmp_path / "sheets" / "sheet.csv")
+    assert result.exit_code == 0, (result.output, repr(result.exception))
+    assert sorted(p.name for p in victim.iterdir()) == ["precious.txt"]
+    assert (victim / "precious.txt").read_text() == "years of work"
+
+
+def test_a_lock_file_that_is_a_link_is_refused_and_left_alone(finished_run, eval_release, server, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    victim = tmp_path / "precious.txt"
+    victim.write_text("years of work")
+    (run.parent / f".{run.name}.lock").symlink_to(victim)
+    result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                    server.url, "--model", "scripted", "--name", "scripted", "--judge", "none", "-o", run.parent.parent,
+                    "--quiet")
+    line = one_line(result, 4)
+    assert "is a symbolic link" in line and victim.read_text() == "years of work"

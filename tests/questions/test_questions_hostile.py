@@ -241,3 +241,21 @@ def test_a_csv_cell_built_to_hurt_is_a_short_row_error(tmp_path, data, field, ce
         writer.writerows(rows)
     line = one_line(run(tmp_path / "q.csv", data[0], tmp_path / "q.parquet"), 6)
     assert f"row 2: {message}" in line and len(line) < 2000
+
+
+@pytest.mark.parametrize("planted", [".tasks.csv.tmp", ".q.parquet.tmp", ".q.report.json.tmp", ".q.parquet.lock"])
+def test_a_link_planted_beside_the_output_never_leads_outside(tmp_path, data, planted):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("years of work")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / planted).symlink_to(victim)
+    if planted.startswith(".tasks"):
+        result = CliRunner().invoke(main, ["questions", "export", "--data", str(data[0]), "-o", str(out / "tasks.csv")])
+    else:
+        result = run(write_jsonl(tmp_path / "q.jsonl", all_questions(data[1])), data[0], out / "q.parquet")
+    if planted.endswith(".lock"):  # a lock that is a link is not ours: refused, left alone
+        assert "is a symbolic link" in one_line(result, 4)
+    else:
+        assert result.exit_code == 0, (result.output, repr(result.exception))
+    assert victim.read_text() == "years of work"
