@@ -380,3 +380,33 @@ def test_a_lock_file_that_is_a_link_is_refused_and_left_alone(finished_run, eval
                     "--quiet")
     line = one_line(result, 4)
     assert "is a symbolic link" in line and victim.read_text() == "years of work"
+
+
+def test_a_sheet_saved_by_a_spreadsheet_with_extra_columns_imports(finished_run, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    sheet = filled_sheet(run, tmp_path / "sheet.csv", score="2")
+    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"), newline="")))
+    rewrite(sheet, rows[0] + ["my notes", ""], [row + ["checked twice", "x"] for row in rows[1:]])  # BOM, CRLF
+    result = invoke("eval", "review", "import", run, sheet)
+    assert result.exit_code == 0 and "imported 12 score(s)" in result.output, result.output
+
+
+def test_a_sheet_over_the_size_limit_is_refused_unread(finished_run, tmp_path):
+    sheet = tmp_path / "huge.csv"
+    with open(sheet, "wb") as fh:
+        fh.truncate(300 << 20)  # sparse: 300 MiB on paper, nothing on the disk
+    run = copy_run(finished_run, tmp_path)
+    assert "is over 256 MiB" in one_line(invoke("eval", "review", "import", run, sheet), 3)
+
+
+def test_a_run_folder_that_is_a_link_is_never_replaced(finished_run, eval_release, server, tmp_path):
+    run = copy_run(finished_run, tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    run.rename(elsewhere)
+    run.symlink_to(elsewhere)
+    before = snapshot(elsewhere)
+    result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                    server.url, "--model", "scripted", "--name", "scripted", "--judge", "none", "-o",
+                    run.parent.parent, "--quiet")
+    assert "was not written by `mmrc-build eval run`; it was left untouched" in one_line(result, 4)
+    assert run.is_symlink() and snapshot(elsewhere) == before
