@@ -79,6 +79,8 @@ class EvalConfig:
             raise ConfigError("--max-new-tokens must be at least 1")
         if self.limit is not None and self.limit < 1:
             raise ConfigError("--limit must be at least 1")
+        if not -2 ** 63 <= self.seed < 2 ** 64:  # what torch and the servers take
+            raise ConfigError(f"--seed must be a 64-bit integer (not {self.seed})")
 
 
 RUN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._+-]{0,118}[A-Za-z0-9])?")

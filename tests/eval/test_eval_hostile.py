@@ -216,6 +216,15 @@ def test_random_server_replies_never_end_in_a_traceback(eval_release, tmp_path_f
     (["--temperature", "0.7"], "add --generation model-default"),
     (["--sample", "2", "--limit", "2"], "pass one of them"),
     (["--trust-remote-code"], "transformers backend only"),
+    (["--timeout", "nan"], "--timeout must be a number of seconds above 0"),
+    (["--timeout", "0"], "--timeout must be a number of seconds above 0"),
+    (["--timeout", "-1"], "--timeout must be a number of seconds above 0"),
+    (["--judge", "auto", "--judge-backend", "openai", "--judge-base-url", "http://127.0.0.1:9/v1", "--judge-model", "j",
+      "--judge-timeout", "nan"], "--judge-timeout must be a number of seconds above 0"),
+    (["--max-retries", "-1"], "--max-retries must be 0 to 100"),
+    (["--max-retries", "1000000"], "--max-retries must be 0 to 100"),
+    (["--context-length", "-5"], "--context-length must be at least 1"),
+    (["--seed", str(2 ** 70)], "--seed must be a 64-bit integer"),
 ])
 def test_options_that_make_no_sense_are_refused(eval_release, server, tmp_path, monkeypatch, extra, phrase):
     monkeypatch.delenv("MMRC_TEST_UNSET_KEY", raising=False)

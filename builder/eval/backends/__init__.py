@@ -12,6 +12,7 @@ Heavy libraries are imported only when a backend is made.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -57,8 +58,11 @@ class BackendSpec:
     options: str = ""  # the prefix of this role's CLI options ("judge-", "notetaker-"): what a message names
 
     def option(self, name: str) -> str:
-        """The CLI option that sets ``name`` for this role, e.g. ``--judge-base-url``."""
-        return f"--{self.options}{name}"
+        """The CLI option that sets ``name`` for this role, e.g. ``--judge-base-url`` (``--timeout`` for the
+        notetaker, which shares the model's)."""
+        own = {"backend", "model", "base-url", "api-key-env"} | ({"timeout", "concurrency"}
+                                                                  if self.options == "judge-" else set())
+        return f"--{self.options if name in own else ''}{name}"
 
     def generation_params(self) -> dict:
         """How answers are decoded, as results.json records it and the cache keys it."""
@@ -85,7 +89,14 @@ class BackendSpec:
                               "OPENAI_API_KEY), not the key itself")
         for name in ("batch_size", "concurrency"):
             if getattr(self, name) < 1:
-                raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
+                raise ConfigError(f"{self.option(name.replace('_', '-'))} must be at least 1")
+        if not (isinstance(self.timeout_s, (int, float)) and math.isfinite(self.timeout_s) and self.timeout_s > 0):
+            raise ConfigError(f"{self.option('timeout')} must be a number of seconds above 0 (not {self.timeout_s}): "
+                              "it bounds every request")
+        if not 0 <= self.max_retries <= 100:
+            raise ConfigError(f"--max-retries must be 0 to 100 (not {self.max_retries})")
+        if self.context_length is not None and self.context_length < 1:
+            raise ConfigError("--context-length must be at least 1 (tokens)")
         if self.generation not in GENERATION_MODES:
             raise ConfigError(f"unknown --generation {self.generation!r}; available: {', '.join(GENERATION_MODES)}")
         if self.generation == "greedy" and (self.temperature is not None or self.top_p is not None):
