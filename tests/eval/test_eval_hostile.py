@@ -5,6 +5,7 @@ line and an exit code (or a recorded, bounded outcome), never a traceback or a w
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -548,9 +549,11 @@ def test_smoke_model_never_writes_into_a_folder_it_did_not_make(tmp_path):
 def test_hub_like_strings_offline_are_one_line_and_reach_no_network(server, tmp_path, release):
     args = eval_args(release, tmp_path / "evals", server.url)
     del args[3:5]  # no --revision: main
+    asked = len(server.requests)
+    gc.collect()  # a coroutine an earlier test's aborted run left un-awaited warns here, not in this output
     line = one_line(invoke(*args), 3)
     assert ("HF_HUB_OFFLINE is set" in line) or ("neither a folder nor a Hub repo id" in line)
-    assert not (tmp_path / "evals").exists() and not server.requests
+    assert not (tmp_path / "evals").exists() and len(server.requests) == asked
 
 
 @pytest.mark.parametrize("cache", ["a folder", "garbage", "a pipe"])
@@ -591,3 +594,31 @@ def test_notes_replies_nested_too_deeply_are_failed_steps(eval_release, tmp_path
     assert result.exit_code == 0, (result.output, repr(result.exception))
     rows = [json.loads(line) for line in next((tmp_path / "evals").glob("mmrc-v0.1.0/*/samples.jsonl")).open()]
     assert rows and all(r["notes"]["status"] == "failed" and "not valid JSON" in r["notes"]["errors"][0] for r in rows)
+
+
+# -- a damaged cache ------------------------------------------------------------------------------------
+def test_a_cache_with_damaged_pages_is_one_line(eval_release, server, tmp_path):
+    assert invoke(*eval_args(eval_release, tmp_path / "evals", server.url, "--configs", "default")).exit_code == 0
+    cache = tmp_path / "evals" / "cache.sqlite"
+    data = cache.read_bytes()
+    cache.write_bytes(data[:4096] + b"\x13" * (len(data) - 4096))  # the header intact, the pages garbage
+    line = one_line(invoke(*eval_args(eval_release, tmp_path / "evals", server.url, "--configs", "default")), 3)
+    assert f"eval cache {cache}" in line and "malformed" in line and "delete it" in line
+
+
+@pytest.mark.parametrize("value", ["{not json", "[1, 2]", '{"text": "no status"}', "[" * 5000 + "]" * 5000])
+def test_a_cached_value_that_cannot_be_read_is_asked_again(eval_release, tmp_path, value):
+    with ScriptedServer(lambda body: "Image 1") as srv:
+        args = eval_args(eval_release, tmp_path / "evals", srv.url, "--configs", "default", "--name", "r")
+        assert invoke(*args).exit_code == 0
+        target = tmp_path / "evals" / "mmrc-v0.1.0" / "r"
+        before = (target / "samples.jsonl").read_bytes()
+        with sqlite3.connect(tmp_path / "evals" / "cache.sqlite") as db:
+            db.execute("UPDATE entries SET value = ? WHERE rowid IN (SELECT rowid FROM entries LIMIT 3)", (value,))
+        asked = len(srv.requests)
+        result = invoke(*args)
+        assert result.exit_code == 0, (result.output, repr(result.exception))
+        assert len(srv.requests) - asked == 3  # the three damaged answers, asked again
+    assert (target / "samples.jsonl").read_bytes() == before
+    manifest = json.loads((target / "manifest.json").read_text())
+    assert manifest["cache"]["predict"]["damaged"] == 3
