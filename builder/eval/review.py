@@ -114,6 +114,8 @@ def _read_sheet(path: Path) -> list[tuple[int, dict]]:
 
     # newline="": only CR/LF end a row; an answer holding U+2028 or \x85 is one cell, not two rows
     reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    # a cell may hold a whole answer (--max-new-tokens in the thousands): the sheet's size limit bounds it
+    limit = csv.field_size_limit(MAX_SHEET_BYTES)
     try:
         header = reader.fieldnames or []
         repeated = sorted({name for name in header if header.count(name) > 1})
@@ -129,6 +131,8 @@ def _read_sheet(path: Path) -> list[tuple[int, dict]]:
     except csv.Error as exc:
         raise InputError(f"review sheet {path} near line {reader.line_num}: not valid CSV ({exc}); check its quotes") \
             from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _score(text: str) -> int | None:

@@ -63,8 +63,12 @@ def one_line(result, code: int) -> str:
 
 def filled_sheet(run, path, score="4", annotator="ann-1"):
     assert invoke("eval", "review", "export", run, "-o", path).exit_code == 0
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    limit = csv.field_size_limit(1 << 30)  # a spreadsheet takes long cells
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+    finally:
+        csv.field_size_limit(limit)
     for row in rows:
         row["human_score"], row["annotator"] = score, annotator
     with open(path, "w", newline="", encoding="utf-8") as fh:
@@ -410,3 +414,17 @@ def test_a_run_folder_that_is_a_link_is_never_replaced(finished_run, eval_releas
                     run.parent.parent, "--quiet")
     assert "was not written by `mmrc-build eval run`; it was left untouched" in one_line(result, 4)
     assert run.is_symlink() and snapshot(elsewhere) == before
+
+
+def test_a_long_answer_survives_the_sheet_round_trip(eval_release, tmp_path):
+    answer = "roses, " * 30_000  # 210,000 characters: a reasoning model's answer under --max-new-tokens 20000
+    out = tmp_path / "evals"
+    with ScriptedServer(lambda body: answer) as srv:
+        result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                        srv.url, "--model", "m", "--name", "m", "--judge", "none", "--configs", "default", "--limit",
+                        "1", "--max-new-tokens", "20000", "-o", out, "--quiet")
+    assert result.exit_code == 0, result.output
+    run = out / "mmrc-v0.1.0" / "m"
+    sheet = filled_sheet(run, tmp_path / "sheet.csv")
+    imported = invoke("eval", "review", "import", run, sheet)
+    assert imported.exit_code == 0 and "imported 3 score(s)" in imported.output, imported.output
