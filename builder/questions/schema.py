@@ -30,6 +30,7 @@ CONTENT_FIELDS = ("format", "question", "choices", "answer", "gold_items", "gold
 
 QUESTIONS_SCHEMA = pl.Schema({"dialogue_id": pl.String, **{f.name: f.dtype for f in QUESTION.fields}})
 
+MAX_CELL_CHARS = 64 * 1024 * 1024  # csv's own limit (131,072) is less than one long exported dialogue
 READERS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
 
 
@@ -61,8 +62,13 @@ def _read(path: Path, kind: str) -> list[tuple[int, dict[str, Any]]]:
     if kind == "parquet":  # an already imported file: row numbers count from 1
         return list(enumerate(pl.read_parquet(path).to_dicts(), start=1))
     if kind == "csv":
-        with open(path, newline="", encoding="utf-8") as fh:
-            return _csv_rows(path, csv.DictReader(fh, strict=True))
+        # an exported task carries its rendered dialogue in one cell: 32,000 characters a turn, many turns
+        limit = csv.field_size_limit(MAX_CELL_CHARS)
+        try:
+            with open(path, newline="", encoding="utf-8") as fh:
+                return _csv_rows(path, csv.DictReader(fh, strict=True))
+        finally:
+            csv.field_size_limit(limit)
     rows = []
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):

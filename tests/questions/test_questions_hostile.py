@@ -259,3 +259,28 @@ def test_a_link_planted_beside_the_output_never_leads_outside(tmp_path, data, pl
     else:
         assert result.exit_code == 0, (result.output, repr(result.exception))
     assert victim.read_text() == "years of work"
+
+
+def test_a_task_csv_of_a_long_dialogue_imports_back(tmp_path):
+    from conftest import dialogue, make_stage_folder
+
+    long = "word " * 6_000  # 30,000 characters a turn, under ingest's 32,000: 180,000 rendered
+    rows = [dialogue([("user", long), ("assistant", long)] * 3, source_id="long-1")]
+    data = make_stage_folder(tmp_path / "classified", rows)
+    tasks = tmp_path / "tasks.csv"
+    assert CliRunner().invoke(main, ["questions", "export", "--data", str(data), "-o", str(tasks)]).exit_code == 0
+    limit = csv.field_size_limit(1 << 30)  # a spreadsheet takes long cells
+    try:
+        with open(tasks, newline="", encoding="utf-8") as fh:
+            exported = list(csv.DictReader(fh))
+    finally:
+        csv.field_size_limit(limit)
+    for row in exported:
+        if row["ability"] == "AR":
+            row.update(question="What is my street?", answer="Not said.", format="open", should_refuse="true")
+    with open(tasks, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(exported[0]))
+        writer.writeheader()
+        writer.writerows(exported)
+    result = run(tasks, data, tmp_path / "q.parquet")
+    assert result.exit_code == 0, result.output
