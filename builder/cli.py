@@ -13,7 +13,7 @@ import click
 
 from builder import __version__
 from builder import stages
-from builder.errors import DISK_FULL_ERRNOS, ENVIRONMENT_ERRNOS, MMRCError
+from builder.errors import DISK_FULL_ERRNOS, ENVIRONMENT_ERRNOS, PATH_ERRNOS, MMRCError
 
 # Order is the order of `mmrc-build --help`: the pipeline order of the stage registry.
 COMMAND_MODULES = stages.command_modules()
@@ -21,7 +21,7 @@ COMMAND_MODULES = stages.command_modules()
 
 class MMRCGroup(click.Group):
     """Turns :class:`MMRCError` into ``Error: <message>`` and its exit code, no traceback; a full
-    disk or a permission problem becomes one line naming the path."""
+    disk, a permission problem or a path the machine cannot use becomes one line naming the path."""
 
     def invoke(self, ctx):
         try:
@@ -30,6 +30,10 @@ class MMRCGroup(click.Group):
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(exc.exit_code)
         except OSError as exc:
+            if exc.errno in PATH_ERRNOS:
+                what, fix = PATH_ERRNOS[exc.errno]
+                click.echo(f"Error: cannot use {exc.filename or 'a path'}: {what}; {fix}", err=True)
+                ctx.exit(3)
             if exc.errno not in ENVIRONMENT_ERRNOS:
                 raise
             where = exc.filename or "a file"

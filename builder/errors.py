@@ -15,6 +15,13 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT:
                       errno.EACCES: "permission denied", errno.EPERM: "operation not permitted",
                       errno.EROFS: "read-only file system"}
 DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+# A path the machine cannot use as given (an output under a file, a name over 255 bytes, a folder where a
+# file is wanted): the CLI turns these into one line naming the path, with what is wrong and the fix.
+PATH_ERRNOS = {errno.ENAMETOOLONG: ("a name in the path is too long", "use names of at most 255 bytes"),
+               errno.ENOTDIR: ("a part of the path is a file, not a folder", "choose a path whose folders are folders"),
+               errno.EEXIST: ("it exists and is not a folder", "move it away or choose another path"),
+               errno.EISDIR: ("it is a folder, not a file", "move the folder away or choose another path"),
+               errno.ELOOP: ("too many levels of symbolic links", "fix the link or choose another path")}
 
 
 class MMRCError(Exception):

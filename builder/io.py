@@ -110,6 +110,23 @@ def read_user_text(path: Path, what: str, hint: str, error: type[MMRCError] = In
                     "text") from None
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value):
+    """A CSV cell a spreadsheet shows as text: one that starts like a formula (``=cmd|...``, ``+``, ``-``,
+    ``@``, a tab or a carriage return before one) gets a leading ``'``, as OWASP advises against CSV
+    injection; the text is otherwise unchanged. Non-text values pass through."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def spreadsheet_text(value):
+    """The text :func:`spreadsheet_cell` wrote: the ``'`` it added before a formula start is dropped."""
+    if isinstance(value, str) and value[:1] == "'" and value[1:].startswith(FORMULA_STARTS):
+        return value[1:]
+    return value
+
+
 # ---------------------------------------------------------------------------
 # reading stage outputs
 # ---------------------------------------------------------------------------
@@ -169,6 +186,28 @@ def named_os_errors(path: Path):
         raise OSError(code, os.strerror(code), str(path)) from exc
 
 
+def open_new(path: Path, mode: str = "w", **kwargs):
+    """Open ``path`` for writing as a new file: what is there (a temp file a killed run left, or a link
+    someone planted in a shared folder) is removed first, and a link is never followed, so a write
+    never lands outside the folder the user named."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    return open(path, mode, opener=_no_follow, **kwargs)
+
+
+def _no_follow(path, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o666)
+
+
+def remove_link(path: Path) -> None:
+    """Remove ``path`` when it is a link, before a library (matplotlib, shutil) writes a file there and
+    would write through the link to wherever it points."""
+    if Path(path).is_symlink():
+        os.unlink(path)
+
+
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
     """Write then rename, so a reader never sees a torn file.
 
@@ -178,14 +217,16 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     buffer = BytesIO()
     df.write_parquet(buffer, **PARQUET_OPTS)
-    with named_os_errors(tmp), open(tmp, "wb") as fh:
+    with named_os_errors(tmp), open_new(tmp, "wb") as fh:
         fh.write(buffer.getbuffer())
     os.replace(tmp, path)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
+    """Write then rename (the rename replaces a link at ``path``, never what it points to)."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
+    with open_new(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
     os.replace(tmp, path)
 
 

@@ -7,18 +7,19 @@ the holder's pid and command so a second writer can say who holds it.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
 from pathlib import Path
 
 from builder.credentials import mask
-from builder.errors import BusyError
+from builder.errors import BusyError, OutputExistsError
 
 
 class FolderLock:
     def __init__(self, target: Path):
-        target = Path(target)
+        target = Path(target).resolve()  # one lock per real folder, whatever link names it
         self.path = target.parent / f".{target.name}.lock"
         self.fd: int | None = None
 
@@ -26,7 +27,13 @@ class FolderLock:
         import fcntl
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:  # never through a link: the holder's pid and command would be written over what it points to
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+            raise OutputExistsError(f"the lock file {self.path} is a symbolic link, not a lock mmrc-build made; remove "
+                                    "the link and rerun") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

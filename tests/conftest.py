@@ -115,6 +115,40 @@ def eval_release(tmp_path_factory):
     return build_release(tmp_path_factory.mktemp("eval-release"), n=4)
 
 
+@pytest.fixture(scope="session")
+def finished_run(eval_release, tmp_path_factory):
+    """A finished `eval run` of the eval release (openai backend and an openai judge on a scripted server on
+    127.0.0.1): ``OUT/mmrc-v0.1.0/scripted``. Shared by the session: copy it (``copy_run``) before changing it."""
+    from click.testing import CliRunner
+
+    from builder.cli import main
+    from scripted_server import ScriptedServer
+
+    out = tmp_path_factory.mktemp("finished-run")
+
+    def respond(body):
+        return "Fine.\nREFUSED: no\n[[4]]" if body["model"] == "judge" else "Image 1"
+
+    with pytest.MonkeyPatch.context() as mp, ScriptedServer(respond) as srv:
+        mp.setenv("XDG_CACHE_HOME", str(out / ".cache"))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        result = CliRunner().invoke(main, ["eval", "run", str(eval_release), "--revision", "v0.1.0", "--backend",
+                                           "openai", "--base-url", srv.url, "--model", "scripted", "--name", "scripted",
+                                           "--judge-backend", "openai", "--judge-base-url", srv.url, "--judge-model",
+                                           "judge", "-o", str(out / "evals"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return out / "evals" / "mmrc-v0.1.0" / "scripted"
+
+
+def copy_run(run: Path, tmp_path: Path) -> Path:
+    """A copy of the run folder ``run`` (and its release folder around it) under ``tmp_path/evals``."""
+    import shutil
+
+    target = tmp_path / "evals" / run.parent.name / run.name
+    shutil.copytree(run, target)
+    return target
+
+
 def model_dir(root: Path, release: str = "mmrc-v0.1.0") -> Path:
     """The one model folder an eval run wrote under ``root`` (slug = model name + 8-char hash)."""
     found = [p for p in (Path(root) / release).iterdir() if p.is_dir() and not p.name.startswith(".")]

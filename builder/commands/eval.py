@@ -39,10 +39,11 @@ def _backend_options(prefix: str, fn):
     return fn
 
 
-def _spec(backend, model, base_url, api_key_env, shared: dict):
+def _spec(backend, model, base_url, api_key_env, shared: dict, prefix: str = ""):
     from builder.eval.backends import BackendSpec
 
-    return BackendSpec(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env, **shared)
+    return BackendSpec(backend=backend, model=model, base_url=base_url, api_key_env=api_key_env, options=prefix,
+                       **shared)
 
 
 @click.group("eval")
@@ -165,12 +166,13 @@ def run(release, revision, backend, model, base_url, api_key_env, judge_backend,
     else:
         judge_spec = _spec(judge_backend, judge_model, judge_base_url, judge_api_key_env,
                            {**shared, "concurrency": judge_concurrency or concurrency,
-                            "timeout_s": judge_timeout or timeout})
+                            "timeout_s": judge_timeout or timeout}, "judge-")
     note_spec = None
     if notes:
         if not (notetaker_backend and notetaker_model):
             raise ConfigError("--notes needs --notetaker-backend NAME --notetaker-model MODEL")
-        note_spec = _spec(notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env, shared)
+        note_spec = _spec(notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env, shared,
+                          "notetaker-")
     if model_spec.validate().trust_remote_code:
         click.echo(f"WARNING: --trust-remote-code runs the Python code shipped in {model} with your rights; use it "
                    "only for model folders you trust", err=True)
@@ -232,7 +234,8 @@ def report(root):
 @command.command("compare")
 @click.argument("run_a", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.argument("run_b", type=click.Path(path_type=Path, file_okay=False, exists=True))
-@click.option("--bootstrap", default=1000, show_default=True, help="Bootstrap resamples (dialogues) for the CIs.")
+@click.option("--bootstrap", type=click.IntRange(0, 100_000), default=1000, show_default=True,
+              help="Bootstrap resamples (dialogues) for the CIs (0: no CIs).")
 @click.option("--seed", default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare_runs(run_a, run_b, bootstrap, seed, as_json):
@@ -247,11 +250,16 @@ def compare_runs(run_a, run_b, bootstrap, seed, as_json):
     metric, why = compare.comparable_metric(doc_a, doc_b)
     result = compare.paired(samples_a, samples_b, metric, {"resamples": bootstrap, "seed": seed})
     result["why_not_judge"] = why
+    result["releases"] = compare.releases(doc_a, doc_b)
     if as_json:
         click.echo(json.dumps(result, indent=2, sort_keys=True))
         return
     click.echo(f"B − A on {result['shared']} shared questions, {metric}" + (f" ({why})" if why else "")
                + f"\n  A: {run_a}\n  B: {run_b}")
+    if result["releases"]:
+        click.echo("  A and B evaluated different releases (" + ", ".join(
+            f"{r.get('name')} {r.get('revision')} @{str(r.get('commit'))[:12]}" for r in result["releases"])
+            + f"); {result['differ']} question(s) with the same id differ between them and are not compared")
     for label, d in [("overall", result["overall"]), *result["abilities"].items()]:
         ci = f" [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}]" if d["ci"] else ""
         diff = "n/a" if d["difference"] is None else f"{d['difference']:+.3f}{ci}"
@@ -273,7 +281,7 @@ def review_group():
 def review_export(run, out, abilities, annotator, force):
     """Write a CSV sheet for RUN: question, golden context (evidence turns), reference answer, the
     model's answer, the judge's score, and empty human_score / annotator columns to fill."""
-    from builder.errors import ConfigError, OutputExistsError
+    from builder.errors import ConfigError
     from builder.eval import review
     from builder.records import ABILITIES
 
@@ -281,12 +289,7 @@ def review_export(run, out, abilities, annotator, force):
     unknown = [a for a in wanted if a not in ABILITIES]
     if unknown:
         raise ConfigError(f"unknown ability {', '.join(unknown)} in --abilities; available: {', '.join(ABILITIES)}")
-    out = out or Path(run) / f"review-{'-'.join(wanted)}.csv"
-    if out.exists() and not force:
-        raise OutputExistsError(f"{out} exists (maybe already being filled in); pass --force to overwrite it or -o "
-                                "for another sheet")
-    rows = review.export_rows(review.read_samples(run), wanted, annotator)
-    review.write_sheet(rows, out)
+    out, rows = review.export_sheet(run, out, wanted, annotator, force)
     click.echo(f"{out}: {len(rows)} question(s) of {', '.join(wanted)} to score 0-5 (fill human_score and "
                "annotator, then `mmrc-build eval review import RUN SHEET`)")
 

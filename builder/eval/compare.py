@@ -44,22 +44,39 @@ def _value(metric: str):
     return lambda s: None if s["metrics"]["rule_correct"] is None else float(s["metrics"]["rule_correct"])
 
 
+# what makes a question the same question in two runs (of two releases, its id may stay while these change)
+QUESTION_CONTENT = ("ability", "format", "question", "choices", "gold_answer", "gold_items", "gold_images",
+                    "should_refuse")
+
+
 def paired(samples_a: list[dict], samples_b: list[dict], metric: str, boot: dict) -> dict:
-    """B − A over the shared original questions: overall and per ability."""
+    """B − A over the shared original questions: overall and per ability. A question is shared when both
+    runs asked it with the same content; one whose id is in both runs but whose content differs (another
+    release corrected its reference answer) is counted in ``differ`` and not compared."""
     value = _value(metric)
     a_by = {(s["dialogue_id"], s["question_id"]): s for s in samples_a if s["config"] == "default"}
     triples: dict[str, list] = {code: [] for code in ABILITIES}
+    differ = 0
     for s in samples_b:
         key = (s["dialogue_id"], s["question_id"])
         if s["config"] != "default" or key not in a_by:
+            continue
+        if any(a_by[key].get(field) != s.get(field) for field in QUESTION_CONTENT):
+            differ += 1
             continue
         va, vb = value(a_by[key]), value(s)
         if va is not None and vb is not None:
             triples[s["ability"]].append((s["dialogue_id"], float(vb), float(va)))
     every = [t for code in ABILITIES for t in triples[code]]
-    out = {"metric": metric, "shared": len(every), "overall": _diff(every, boot),
+    out = {"metric": metric, "shared": len(every), "differ": differ, "overall": _diff(every, boot),
            "abilities": {code: _diff(triples[code], boot) for code in ABILITIES}}
     return out
+
+
+def releases(a: dict, b: dict) -> list[dict] | None:
+    """The two runs' releases when they differ (None: one release, at one commit)."""
+    ra, rb = a.get("release") or {}, b.get("release") or {}
+    return None if ra.get("commit") == rb.get("commit") else [ra, rb]
 
 
 def _diff(triples: list, boot: dict) -> dict:
@@ -69,15 +86,6 @@ def _diff(triples: list, boot: dict) -> dict:
 
 
 def read_run(folder) -> tuple[dict, list[dict]]:
-    from pathlib import Path
+    from builder.eval.run_files import read_results, read_samples
 
-    from builder.errors import InputError
-    from builder.eval.review import read_samples
-
-    folder = Path(folder)
-    try:
-        doc = json.loads((folder / "results.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{folder} has no readable results.json ({type(exc).__name__}); pass a run folder written "
-                         "by `mmrc-build eval run`") from None
-    return doc, read_samples(folder)
+    return read_results(folder), read_samples(folder)

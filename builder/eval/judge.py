@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 
 from builder.eval import prompts
 from builder.records import ABILITIES
@@ -149,16 +150,41 @@ def judge_messages(sample: dict, extract: str = "parser", context: str = "eviden
             {"role": "user", "content": [{"type": "text", "text": user}]}]
 
 
+_FENCE_TEXT = re.compile(r"={3,}ANSWER={3,}")
+
+
+def _fence_like(line: str) -> bool:
+    """A line a reader takes for the fence: runs of '=' around ANSWER, whatever its spaces, case, width
+    (fullwidth forms fold under NFKC) or invisible characters."""
+    text = "".join(c for c in unicodedata.normalize("NFKC", line) if c.isprintable() and not c.isspace())
+    return _FENCE_TEXT.fullmatch(text.upper()) is not None
+
+
 def _fenced(text: str | None) -> str:
-    """The answer with the fence string defused, so an answer cannot close it and write its own
-    'reference answer' below."""
-    return (text or "").replace(FENCE, FENCE.replace("=", "-"))
+    """The answer with the fence defused (its string anywhere, and any line that looks like it), so an
+    answer cannot close the fence and write its own 'reference answer' or score below."""
+    lines = (text or "").replace(FENCE, FENCE.replace("=", "-")).split("\n")
+    return "\n".join(unicodedata.normalize("NFKC", line).replace("=", "-") if _fence_like(line) else line
+                     for line in lines)
+
+
+def _own_words(reply: str) -> str:
+    """The judge's reply without the answer it quoted: text between two fence lines is dropped, and so is
+    everything after a fence that is never closed (a judge cut off while quoting); a score or verdict the
+    answer wrote for itself is not the judge's."""
+    parts, inside = [], False
+    for line in reply.split("\n"):
+        if _fence_like(line):
+            inside = not inside
+        elif not inside:
+            parts.append(line)
+    return "\n".join(parts)
 
 
 def parse_reply(reply: str | None, ability: str, extract: str = "parser") -> dict:
     """``{"score", "refused", "items", "images", "error"}``; what cannot be parsed is None."""
     out = {"score": None, "refused": None, "items": None, "images": None, "error": None}
-    text = (reply or "").strip()
+    text = _own_words((reply or "").strip()).strip()
     found = _SCORE.search(text)
     if found:
         out["score"] = int(found.group(1))
@@ -181,7 +207,7 @@ def _json_list(text: str, name: str, kind: type):
         return None
     try:
         value = json.loads(matches[-1])
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, an integer of thousands of digits, nested too deeply
         return None
     if not isinstance(value, list) or not all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
         return None

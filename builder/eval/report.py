@@ -20,15 +20,14 @@ with the most results.
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections import defaultdict
 from pathlib import Path
 
+from builder import io
 from builder.errors import InputError
-from builder.eval import compare, figures
+from builder.eval import compare, figures, run_files
 from builder.eval.review import REVIEW_ABILITIES
-from builder.eval.run import RESULTS_FORMAT
 from builder.records import ABILITIES, TOPIC_GROUPS
 
 FIGURES = {"radar.png": figures.radar, "length.png": figures.memory_by_length, "topics.png": figures.domains,
@@ -53,19 +52,27 @@ def load_results(root: Path) -> dict[str, list[tuple[str, dict]]]:
     for path in sorted(Path(root).glob("*/*/results.json")):
         if any(part.startswith(".") for part in path.relative_to(root).parts) or not (path.parent / "_SUCCESS").exists():
             continue  # a partial or left-over folder of a killed run, not a finished eval
-        try:
-            doc = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise InputError(f"{path} is not readable JSON ({exc}); rerun `mmrc-build eval run` for that model") \
-                from None
+        doc = run_files.read_json(path, "results file", run_files.RERUN)
         if not isinstance(doc, dict) or not str(doc.get("format", "")).startswith("mmrc-eval-results/"):
-            continue
-        if doc["format"] != RESULTS_FORMAT:
-            raise InputError(f"{path} was written by an older mmrc-build ({doc['format']}, now {RESULTS_FORMAT}: RP "
-                             "and IMP follow the paper since); rerun `mmrc-build eval run` for that model (its answers "
-                             "come from the cache)")
+            continue  # some other tool's results.json
+        _check_renders(path, path.parent.name, run_files.check_results(doc, path))
         found[path.parent.parent.name].append((path.parent.name, doc))
     return dict(found)
+
+
+_SHAPE_ERRORS = (KeyError, TypeError, AttributeError, IndexError, ValueError)
+
+
+def _check_renders(path: Path, name: str, doc: dict) -> None:
+    """Every leaderboard row of ``doc`` drawn on its own, so that a field a hand edit or a damaged copy
+    changed is one line naming its file, not a traceback half way through the leaderboard."""
+    try:
+        _main_row(name, doc), _extras_row(name, doc), _human_table([(name, doc)]), _swap_table([(name, doc)])
+        _domain_table([(name, doc)])
+        _ = doc["release"]["commit"][:12], figures.LABELS[doc["overall"]["metric"]]  # the section's heading
+    except _SHAPE_ERRORS as exc:
+        raise InputError(f"{path} lacks or mistypes a field the leaderboard reads ({type(exc).__name__}: "
+                         f"{str(exc)[:80]}); {run_files.RERUN}") from None
 
 
 def _model_key(doc: dict) -> tuple:
@@ -212,8 +219,7 @@ def write_report(root: Path) -> dict:
         metrics = sorted({doc["overall"]["metric"] for _, doc in entries})
 
         def samples_of(name: str, doc: dict, release=release) -> list[dict]:
-            path = root / release / name / "samples.jsonl"
-            return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            return run_files.read_samples(root / release / name)
 
         lines += [f"## {release}", "",
                   f"Release `{first['release']['location']}` at `{first['release']['revision']}` "
@@ -234,9 +240,15 @@ def write_report(root: Path) -> dict:
         lines += _domain_table(entries) + DEFINITIONS
         lines += ["", " ".join(f"![{Path(n).stem}]({release}/{n})" for n in FIGURES), ""]
         for name, draw in FIGURES.items():
-            draw(entries, root / release / name)
+            try:
+                io.remove_link(root / release / name)
+                draw(entries, root / release / name)
+            except _SHAPE_ERRORS as exc:
+                raise InputError(f"a results.json under {root / release} lacks or mistypes a field the figures read "
+                                 f"({type(exc).__name__}: {str(exc)[:80]}); {run_files.RERUN}") from None
     busiest = max(sorted(releases), key=lambda r: len(releases[r]))
     for name in FIGURES:
+        io.remove_link(root / name)
         shutil.copyfile(root / busiest / name, root / name)
-    (root / "leaderboard.md").write_text("\n".join(lines) + "\n")
+    io.write_text_atomic(root / "leaderboard.md", "\n".join(lines) + "\n")
     return {"leaderboard": str(root / "leaderboard.md"), "releases": {r: len(e) for r, e in releases.items()}}

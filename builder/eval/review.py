@@ -20,14 +20,16 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
 from builder.errors import InputError, ValidationError
+from builder.eval.run_files import REVIEWS as REVIEWS_FILE
+from builder.eval.run_files import read_manifest, read_results, read_reviews, read_samples  # noqa: F401
 from builder.eval.stats import cluster_mean
 
 REVIEW_ABILITIES = ("CR", "IU", "MR")
-REVIEWS_FILE = "human_review.jsonl"
 COLUMNS = ["sample_id", "ability", "question", "choices", "context", "gold_answer", "answer", "judge_score",
            "human_score", "annotator", "comment", "answer_sha256"]
 MAX_SHEET_BYTES = 256 * 1024 * 1024
@@ -36,14 +38,6 @@ MAX_REPORTED = 50
 
 def answer_sha(text: str | None) -> str:
     return hashlib.sha256((text or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def read_samples(run: Path) -> list[dict]:
-    path = Path(run) / "samples.jsonl"
-    if not path.is_file():
-        raise InputError(f"{run} has no samples.jsonl; pass a run folder written by `mmrc-build eval run` "
-                         "(OUT/<release>-<tag>/<model>/)")
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def _context(sample: dict) -> str:
@@ -66,14 +60,36 @@ def export_rows(samples: list[dict], abilities: tuple[str, ...], annotator: str 
     return out
 
 
+def export_sheet(run: Path, out: Path | None, abilities: tuple[str, ...], annotator: str | None = None,
+                 force: bool = False) -> tuple[Path, list[dict]]:
+    """Write the sheet of ``run`` to ``out`` (default ``RUN/review-<abilities>.csv``): (its path, its rows).
+    An existing sheet is overwritten only with ``force``, a file the run itself consists of never."""
+    from builder.errors import ConfigError, OutputExistsError
+    from builder.eval.run_files import OWN_FILES
+
+    out = Path(out) if out is not None else Path(run) / f"review-{'-'.join(abilities)}.csv"
+    if any(out.resolve() == (Path(run) / name).resolve() for name in OWN_FILES):
+        raise ConfigError(f"{out} is a file of the run {run} (what `eval run` wrote); write the sheet elsewhere "
+                          "(-o review.csv)")
+    if (out.exists() or out.is_symlink()) and not force:
+        raise OutputExistsError(f"{out} exists (maybe already being filled in); pass --force to overwrite it or -o "
+                                "for another sheet")
+    rows = export_rows(read_samples(run), abilities, annotator)
+    write_sheet(rows, out)
+    return out, rows
+
+
 def write_sheet(rows: list[dict], path: Path) -> None:
-    from builder.io import write_text_atomic
+    """The sheet as RFC 4180 CSV (CRLF rows: a cell holding a carriage return is quoted), every cell that
+    starts like a formula neutralised for spreadsheets (an answer may be written to run one)."""
+    from builder.io import require_utf8_path, spreadsheet_cell, write_text_atomic
     import io
 
+    require_utf8_path(Path(path), "review sheet")
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\r\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: spreadsheet_cell(v) for k, v in row.items()} for row in rows)
     write_text_atomic(Path(path), buf.getvalue())
 
 
@@ -94,10 +110,20 @@ def _read_sheet(path: Path) -> list[tuple[int, dict]]:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"review sheet {path} is not UTF-8 (byte {exc.start}); save it as UTF-8 CSV") from None
-    reader = csv.DictReader(text.splitlines(keepends=True), strict=True)
+    import io
+
+    # newline="": only CR/LF end a row; an answer holding U+2028 or \x85 is one cell, not two rows
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    # a cell may hold a whole answer (--max-new-tokens in the thousands): the sheet's size limit bounds it
+    limit = csv.field_size_limit(MAX_SHEET_BYTES)
     try:
+        header = reader.fieldnames or []
+        repeated = sorted({name for name in header if header.count(name) > 1})
+        if repeated:  # csv keeps the last of them: a filled column would be read as the empty one after it
+            raise InputError(f"review sheet {path.name} repeats column(s) {', '.join(map(repr, repeated))}; name each "
+                             "column once (keep the header `eval review export` wrote)")
         missing = [c for c in ("sample_id", "human_score", "annotator", "answer_sha256", "ability")
-                   if c not in (reader.fieldnames or [])]
+                   if c not in header]
         if missing:
             raise InputError(f"review sheet {path} lacks column(s) {', '.join(missing)}; fill in the sheet "
                              "`eval review export` wrote, keeping its header")
@@ -105,6 +131,8 @@ def _read_sheet(path: Path) -> list[tuple[int, dict]]:
     except csv.Error as exc:
         raise InputError(f"review sheet {path} near line {reader.line_num}: not valid CSV ({exc}); check its quotes") \
             from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _score(text: str) -> int | None:
@@ -128,6 +156,11 @@ def parse_sheets(sheets: list[Path], samples: list[dict]) -> tuple[list[dict], l
             if None in row:  # more cells than columns: a stray delimiter or quote
                 errors.append(f"{where}: more cells than the header has columns")
                 continue
+            if None in row.values():  # fewer: a row cut short
+                cells = sum(value is not None for value in row.values())
+                errors.append(f"{where}: the row has {cells} cells but the header has {len(row)}; fill in the row "
+                              "`eval review export` wrote, keeping its cells")
+                continue
             score_text = (row.get("human_score") or "").strip()
             if not score_text:
                 unscored += 1
@@ -136,16 +169,18 @@ def parse_sheets(sheets: list[Path], samples: list[dict]) -> tuple[list[dict], l
             annotator = (row.get("annotator") or "").strip()
             score = _score(score_text)
             if sample is None:
-                errors.append(f"{where}: sample_id {row.get('sample_id')!r} is not a question of this run")
+                errors.append(f"{where}: sample_id {_short(row.get('sample_id'))} is not a question of this run")
             elif (row.get("ability") or "").strip() != sample["ability"]:
-                errors.append(f"{where}: ability {row.get('ability')!r} does not match the question's "
+                errors.append(f"{where}: ability {_short(row.get('ability'))} does not match the question's "
                               f"({sample['ability']})")
             elif (row.get("answer_sha256") or "").strip() != answer_sha(sample["prediction"].get("text")):
                 errors.append(f"{where}: the model's answer changed since this sheet was exported; export again")
             elif score is None:
-                errors.append(f"{where}: human_score {score_text!r} is not an integer from 0 to 5")
+                errors.append(f"{where}: human_score {_short(score_text)} is not an integer from 0 to 5")
             elif not annotator or len(annotator) > 100:
                 errors.append(f"{where}: annotator is empty (or over 100 characters); name who scored the row")
+            elif any(unicodedata.category(c)[0] == "C" for c in annotator):
+                errors.append(f"{where}: annotator has control characters; write the name as plain text")
             elif (sample["sample_id"], annotator) in seen:
                 errors.append(f"{where}: {sample['sample_id']} is scored twice by {annotator} (first at "
                               f"{seen[(sample['sample_id'], annotator)]})")
@@ -156,6 +191,12 @@ def parse_sheets(sheets: list[Path], samples: list[dict]) -> tuple[list[dict], l
                                 "answer_sha256": answer_sha(sample["prediction"].get("text")),
                                 "comment": (row.get("comment") or "").strip()[:2000]})
     return reviews, errors, unscored
+
+
+def _short(value) -> str:
+    """A cell as an error message shows it: quoted, escaped, at most 60 characters."""
+    text = ascii(value)
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def merge(existing: list[dict], new: list[dict], replace: bool) -> tuple[list[dict], list[str]]:
@@ -171,13 +212,6 @@ def merge(existing: list[dict], new: list[dict], replace: bool) -> tuple[list[di
             continue
         merged[(r["sample_id"], r["annotator"])] = r
     return sorted(merged.values(), key=lambda r: (r["sample_id"], r["annotator"])), conflicts
-
-
-def load_reviews(folder: Path) -> list[dict]:
-    path = Path(folder) / REVIEWS_FILE
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def reviews_text(reviews: list[dict]) -> str:
@@ -254,24 +288,28 @@ def import_sheets(run: Path, sheets: list[Path], replace: bool = False, bootstra
 
     run = Path(run)
     with FolderLock(run):
-        samples = read_samples(run)
+        # every file of the run is read (and found intact) before any is written
+        samples, results, manifest = read_samples(run), read_results(run), read_manifest(run)
         reviews, errors, unscored = parse_sheets(sheets, samples)
-        merged, conflicts = merge(load_reviews(run), reviews, replace)
+        merged, conflicts = merge(read_reviews(run), reviews, replace)
         errors += conflicts
         if errors:
             shown = errors[:MAX_REPORTED]
             more = f" (and {len(errors) - MAX_REPORTED} more)" if len(errors) > MAX_REPORTED else ""
             raise ValidationError("\n".join(shown[:-1] + [f"{shown[-1]}{more}: {len(errors)} bad row(s), nothing "
                                                                         "imported; fix them and import again"]))
-        results = json.loads((run / "results.json").read_text(encoding="utf-8"))
         config = results.get("config") or {}
-        boot = {"resamples": config.get("bootstrap", 1000) if bootstrap is None else bootstrap,
-                "seed": config.get("seed", 0)}
+        boot = {"resamples": _setting(config, "bootstrap", 1000) if bootstrap is None else bootstrap,
+                "seed": _setting(config, "seed", 0)}
         results["human"] = human_section(samples, merged, boot)
         write_text_atomic(run / REVIEWS_FILE, reviews_text(merged))
         write_text_atomic(run / "results.json", json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        manifest_path = run / "manifest.json"
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         manifest["files"] = {name: sha256_file(run / name) for name in ("samples.jsonl", "results.json", REVIEWS_FILE)}
-        write_text_atomic(manifest_path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        write_text_atomic(run / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return {"imported": len(reviews), "unscored": unscored, "reviews": len(merged), "human": results["human"]}
+
+
+def _setting(config: dict, name: str, default: int) -> int:
+    """A bootstrap setting of the run's config: an integer 0..100,000 (what `eval run` takes), else the default."""
+    value = config.get(name, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100_000 else default

@@ -22,7 +22,7 @@ from builder import __version__, io
 from builder.errors import ConfigError, IncompleteError, OutputExistsError
 from builder.eval import judge as judge_mod
 from builder.eval import notes as notes_mod
-from builder.eval import prompts, review, samples as samples_mod, score, source
+from builder.eval import prompts, review, run_files, samples as samples_mod, score, source
 from builder.eval.backends import BackendSpec, Group, Reply, Request, make_backend
 from builder.eval.cache import EvalCache, cache_key
 from builder.eval.select import choose_dialogues
@@ -79,6 +79,8 @@ class EvalConfig:
             raise ConfigError("--max-new-tokens must be at least 1")
         if self.limit is not None and self.limit < 1:
             raise ConfigError("--limit must be at least 1")
+        if not -2 ** 63 <= self.seed < 2 ** 64:  # what torch and the servers take
+            raise ConfigError(f"--seed must be a 64-bit integer (not {self.seed})")
 
 
 RUN_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._+-]{0,118}[A-Za-z0-9])?")
@@ -113,11 +115,16 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
         raise ConfigError(f"--executor {executor.name} spreads in-process models over workers; the "
                           f"{model.backend} backend scales with --concurrency instead")
     config.validate(judge is not None or bool(backends and backends.get("judge")))
+    io.require_utf8_path(out_root, "-o")
+    if cache_path is not None:
+        io.require_utf8_path(cache_path, "--cache")
     if config.notes and notetaker is None and not (backends and backends.get("notetaker")):
         raise ConfigError("--notes needs a notetaker: --notetaker-backend NAME --notetaker-model MODEL")
     backends = dict(backends or {})
     started = time.perf_counter()
     ref = source.open_release(release, revision)
+    source.check_index(ref, config.configs)  # a malformed release is one line before anything is written or asked
+    _refuse_inside_release(ref, {"-o": out_root, "--cache": cache_path})
     slug = config.name or model_slug(model)
     if config.notes:
         slug += "+notes-" + (source.safe_slug(Path(notetaker.model).name) if notetaker else "injected")
@@ -128,6 +135,8 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
     judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
     note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
     with FolderLock(target):
+        _recover(target)
+        reviews = run_files.read_reviews(target)  # human scores imported into an earlier run are kept
         cache = EvalCache(cache_path or Path(out_root) / "cache.sqlite")
         try:
             conversations: dict[str, list[dict]] = {}  # --judge-context full: each dialogue's text
@@ -150,7 +159,6 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
                                           "notetaker": note_backend.stats if note_backend else None},
                         "timings": {"total_s": round(time.perf_counter() - started, 3)}}
             complete = not _backend_failures(rows) and not (note_backend and note_backend.stats.get("notes_backend_errors"))
-            reviews = review.load_reviews(target)  # human scores imported into an earlier run are kept
             doc["human"] = review.human_section(rows, reviews, boot)
             _write(target, rows, doc, manifest, judged, complete, reviews)
         finally:
@@ -383,11 +391,13 @@ def _results(ref, rows, judged, boot, config, model_backend, judge_backend, note
 
 def written_by_eval(folder: Path) -> bool:
     """A folder this tool wrote: an eval result folder whose manifest says so."""
+    from builder.errors import InputError
+    from builder.eval.run_files import read_manifest
+
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return read_manifest(folder).get("stage") == "eval"
+    except InputError:  # none, a pipe, damaged: not a folder this tool can tell it wrote
         return False
-    return isinstance(manifest, dict) and manifest.get("stage") == "eval"
 
 
 def _refuse_foreign(target: Path) -> None:
@@ -396,6 +406,46 @@ def _refuse_foreign(target: Path) -> None:
                                                      or not written_by_eval(target)):
         raise OutputExistsError(f"{target} exists and was not written by `mmrc-build eval run`; it was left "
                                 "untouched: choose another --name or -o")
+
+
+EXAMPLES = {"-o": "evals/", "--cache": "evals/cache.sqlite"}
+
+
+def _refuse_inside_release(ref: source.ReleaseRef, outputs: dict[str, Path | None]) -> None:
+    """The release is read, never changed: no output of the eval goes inside its folder (or the
+    extraction of its revision)."""
+    folders = [Path(ref.folder).resolve()] + ([Path(ref.location).resolve()] if ref.kind == "local" else [])
+    for option, path in outputs.items():
+        if path is not None and any(Path(path).resolve().is_relative_to(folder) for folder in folders):
+            raise ConfigError(f"{option} {path} is inside the release folder {ref.location}, which eval reads and never "
+                              f"changes; put it elsewhere (e.g. {option} {EXAMPLES[option]})")
+
+
+def _recover(target: Path) -> None:
+    """A run killed between the two renames of :func:`_write` left the previous folder at ``.NAME.old`` and
+    none at ``NAME``: it is put back, so its reviews and the user's files in it are not lost."""
+    old = target.parent / f".{target.name}.old"
+    if not target.exists() and not target.is_symlink() and old.is_dir() and written_by_eval(old):
+        os.replace(old, target)
+
+
+def _carry_over(target: Path, partial: Path) -> None:
+    """What a user put in the run folder (a review sheet exported to its default place, notes, links) is
+    copied into the new folder; copied, not moved, so a kill before the swap loses nothing. A pipe or a
+    device would block a copy: it is left behind."""
+    def special(path: Path) -> bool:
+        return not (path.is_symlink() or path.is_dir() or path.is_file())
+
+    for entry in sorted(target.iterdir()):
+        if entry.name in run_files.OWN_FILES or special(entry):
+            continue
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry), partial / entry.name)
+        elif entry.is_dir():
+            shutil.copytree(entry, partial / entry.name, symlinks=True,
+                            ignore=lambda folder, names: [n for n in names if special(Path(folder) / n)])
+        else:
+            shutil.copy2(entry, partial / entry.name)
 
 
 def _backend_failures(rows: list[dict]) -> tuple[int, int] | None:
@@ -411,7 +461,7 @@ def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bo
 
     _refuse_foreign(target)  # again under the lock: nothing appeared there since the run began
     partial = target.parent / f".{target.name}.partial"
-    shutil.rmtree(partial, ignore_errors=True)
+    _remove(partial)
     (partial / "figures").mkdir(parents=True)
     with open(partial / "samples.jsonl", "w", encoding="utf-8", errors="replace") as fh:
         for row in rows:
@@ -427,11 +477,21 @@ def _write(target: Path, rows: list[dict], doc: dict, manifest: dict, judged: bo
     if complete:  # last: a folder without it is not a finished eval (report skips it)
         (partial / io.SUCCESS).write_text("")
     old = target.parent / f".{target.name}.old"
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
     if target.exists():
+        _carry_over(target, partial)
         os.replace(target, old)
     os.replace(partial, target)
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
+
+
+def _remove(path: Path) -> None:
+    """Remove a left-over working folder; a link found there (planted in a shared folder) is removed
+    itself, never followed: the run's files go into a folder of its own."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    else:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def with_overrides(spec: BackendSpec, **changes) -> BackendSpec:

@@ -11,6 +11,7 @@ repeats one token whatever the input, which would make batching and parity tests
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 SMOKE_MARKER = "mmrc_smoke_model.json"
@@ -33,13 +34,57 @@ _CORPUS = (
 )
 
 
+MAX_HIDDEN, MAX_LAYERS = 1024, 32  # a smoke model stays small: 1024 x 32 is ~400M parameters
+
+
 def is_smoke_model(folder: Path) -> bool:
     return (Path(folder) / SMOKE_MARKER).is_file()
 
 
+def check_build(folder: Path, seed: int, hidden: int, layers: int) -> None:
+    """What the build needs, checked before torch is imported: sizes it can build, and a folder that is
+    new, empty or an earlier smoke model (a model folder of the user's is never written into)."""
+    from builder.errors import ConfigError, OutputExistsError
+    from builder.io import require_utf8_path
+
+    require_utf8_path(Path(folder), "smoke model folder")
+    if not (8 <= hidden <= MAX_HIDDEN and hidden % 8 == 0):
+        raise ConfigError(f"--hidden {hidden} cannot be built: use a multiple of 8 from 8 to {MAX_HIDDEN} (4 heads "
+                          "of an even width)")
+    if not 1 <= layers <= MAX_LAYERS:
+        raise ConfigError(f"--layers {layers} cannot be built: use 1 to {MAX_LAYERS}")
+    if not 0 <= seed < 2 ** 63:
+        raise ConfigError(f"--seed {seed} is out of range: use 0 to 2**63-1")
+    folder = Path(folder)
+    if (folder.exists() or folder.is_symlink()) and not (folder.is_dir() and not folder.is_symlink() and
+                                                         (is_smoke_model(folder) or not any(folder.iterdir()))):
+        raise OutputExistsError(f"{folder} exists and is not a smoke model this command built; it was left untouched: "
+                                "choose a new folder")
+
+
 def build_smoke_model(folder: Path, *, seed: int = 0, hidden: int = 64, layers: int = 2,
                       context: int = 4096, image_size: int = 32, weight_std: float = 0.15) -> Path:
-    """Write the model, processor and chat template to ``folder`` (safetensors); returns it."""
+    """Write the model, processor and chat template to ``folder`` (safetensors), built beside it and
+    renamed into place; returns it."""
+    import shutil
+
+    check_build(folder, seed, hidden, layers)
+    folder = Path(folder)
+    partial = folder.parent / f".{folder.name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    _build(partial, seed=seed, hidden=hidden, layers=layers, context=context, image_size=image_size,
+           weight_std=weight_std)
+    old = folder.parent / f".{folder.name}.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        os.replace(folder, old)
+    os.replace(partial, folder)
+    shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def _build(folder: Path, *, seed: int, hidden: int, layers: int, context: int, image_size: int,
+           weight_std: float) -> None:
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import (CLIPImageProcessor, CLIPVisionConfig, GenerationConfig, LlamaConfig, LlavaConfig,
@@ -89,4 +134,3 @@ def build_smoke_model(folder: Path, *, seed: int = 0, hidden: int = 64, layers: 
     params = sum(p.numel() for p in model.parameters())
     (folder / SMOKE_MARKER).write_text(json.dumps(
         {"note": SMOKE_NOTE, "seed": seed, "parameters": params, "weight_std": weight_std}, indent=2) + "\n")
-    return folder

@@ -21,6 +21,7 @@ from typing import Iterator
 
 from builder.errors import ConfigError, InputError
 from builder.release import gitrepo
+from builder.records import ABILITIES, QUESTION_FORMATS
 from builder.release.layout import DATA_DIR, MANIFEST, SPLIT, SUMS, damaged_files
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
@@ -169,6 +170,64 @@ def _read_manifest(folder: Path, location: str, revision: str) -> dict:
     return manifest
 
 
+# what a release's question record must hold for the eval to ask it: field -> (check, what it must be)
+_text = (lambda v: isinstance(v, str) and v != "", "text")
+_opt_text = (lambda v: v is None or isinstance(v, str), "text or null")
+_texts = (lambda v: v is None or (isinstance(v, list) and all(isinstance(x, str) for x in v)), "a list of text")
+_ints = (lambda v: v is None or (isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool)
+                                                               for x in v)), "a list of integers")
+QUESTION_CHECKS = {
+    "question_id": _text, "ability": (lambda v: v in ABILITIES, "one of " + ", ".join(ABILITIES)),
+    "format": (lambda v: v in QUESTION_FORMATS, "one of " + ", ".join(QUESTION_FORMATS)),
+    "question": (lambda v: isinstance(v, str), "text"), "answer": _opt_text, "choices": _texts,
+    "gold_items": _texts, "gold_images": _ints, "gold_turns": _ints,
+    "should_refuse": (lambda v: v is None or isinstance(v, bool), "true, false or null"),
+}
+TURN_CHECKS = {"role": _text, "text": _opt_text,
+               "images": (lambda v: v is None or (isinstance(v, list) and all(isinstance(x, dict) for x in v)),
+                          "a list of image records")}
+
+
+def check_index(release: ReleaseRef, configs: tuple[str, ...]) -> None:
+    """Every dialogue id and question record of ``configs`` is one the eval can ask, checked before anything
+    is asked (the light columns only; turns are checked as they stream)."""
+    import pyarrow.parquet as pq
+
+    for config in configs:
+        for path in shard_files(release, config):
+            for row in pq.read_table(path, columns=["dialogue_id", "questions"]).to_pylist():
+                where = _where(release, path, row.get("dialogue_id"))
+                if not isinstance(row["dialogue_id"], str) or not row["dialogue_id"]:
+                    raise _malformed(release, path, f"a row's dialogue_id is {_shown(row['dialogue_id'])}, not text")
+                for i, question in enumerate(row["questions"] or []):
+                    _check_record(release, where, f"question {i}", question, QUESTION_CHECKS)
+
+
+def _check_record(release: ReleaseRef, where: str, what: str, record, checks: dict) -> None:
+    if not isinstance(record, dict):
+        raise _malformed(release, where, f"{what} is not a {what.split()[0]} record ({_shown(record)})")
+    for name, (check, kind) in checks.items():
+        if not check(record.get(name)):
+            raise _malformed(release, where, f"{what}: {name} is {_shown(record.get(name))}, not {kind}")
+
+
+def _where(release: ReleaseRef, path: Path, dialogue_id) -> str:
+    shard = Path(path).relative_to(release.folder).as_posix()
+    return f"{shard} dialogue {dialogue_id[:12]}" if isinstance(dialogue_id, str) else shard
+
+
+def _malformed(release: ReleaseRef, where, problem: str) -> InputError:
+    if isinstance(where, Path):
+        where = where.relative_to(release.folder).as_posix()
+    return InputError(f"release {release.location} at {release.revision} is malformed: {where}: {problem}; rebuild "
+                      "the release with `mmrc-build release` (no results were written)")
+
+
+def _shown(value) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 def shard_files(release: ReleaseRef, config: str) -> list[Path]:
     return sorted((release.folder / DATA_DIR / config).glob(f"{SPLIT}-*.parquet"))
 
@@ -195,6 +254,9 @@ def iter_dialogues(release: ReleaseRef, configs: tuple[str, ...] = CONFIGS,
                 for row in batch.to_pylist():
                     if only is not None and row["dialogue_id"] not in only:
                         continue
+                    for i, turn in enumerate(row["turns"] or []):
+                        _check_record(release, _where(release, path, row["dialogue_id"]), f"turn {i}", turn,
+                                      TURN_CHECKS)
                     yield _dialogue(row, config)
 
 

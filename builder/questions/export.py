@@ -55,6 +55,7 @@ def tasks(data: Path) -> Iterator[dict]:
 def export_tasks(data: Path, out: Path, fmt: str | None = None) -> int:
     """Write the tasks; JSONL is one dialogue per line, CSV one slot per row. Returns dialogues."""
     out = Path(out)
+    io.require_utf8_path(out, "task file")
     fmt = fmt or out.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
         raise ConfigError(f"unknown task format {fmt!r}; available: {', '.join(FORMATS)}")
@@ -66,7 +67,7 @@ def export_tasks(data: Path, out: Path, fmt: str | None = None) -> int:
 def _write_tasks(data: Path, out: Path, fmt: str) -> int:
     tmp = out.with_name(f".{out.name}.tmp")
     n = 0
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+    with io.open_new(tmp, "w", newline="", encoding="utf-8") as fh:
         if fmt == "jsonl":
             for n, task in enumerate(tasks(data), start=1):
                 fh.write(json.dumps(task, ensure_ascii=False, sort_keys=True) + "\n")
@@ -76,9 +77,9 @@ def _write_tasks(data: Path, out: Path, fmt: str) -> int:
             writer.writeheader()
             for n, task in enumerate(tasks(data), start=1):
                 images = json.dumps(task["images"], ensure_ascii=False)
-                for slot in task["questions"]:
-                    writer.writerow({"dialogue_id": task["dialogue_id"], "source": task["source"],
-                                     "source_id": task["source_id"], **slot,
-                                     "dialogue": task["dialogue"], "images": images})
+                for slot in task["questions"]:  # ids from chat logs may start like a spreadsheet formula
+                    writer.writerow({k: io.spreadsheet_cell(v) for k, v in {
+                        "dialogue_id": task["dialogue_id"], "source": task["source"], "source_id": task["source_id"],
+                        **slot, "dialogue": task["dialogue"], "images": images}.items()})
     tmp.replace(out)
     return n

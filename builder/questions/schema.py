@@ -30,6 +30,7 @@ CONTENT_FIELDS = ("format", "question", "choices", "answer", "gold_items", "gold
 
 QUESTIONS_SCHEMA = pl.Schema({"dialogue_id": pl.String, **{f.name: f.dtype for f in QUESTION.fields}})
 
+MAX_CELL_CHARS = 64 * 1024 * 1024  # csv's own limit (131,072) is less than one long exported dialogue
 READERS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
 
 
@@ -61,8 +62,13 @@ def _read(path: Path, kind: str) -> list[tuple[int, dict[str, Any]]]:
     if kind == "parquet":  # an already imported file: row numbers count from 1
         return list(enumerate(pl.read_parquet(path).to_dicts(), start=1))
     if kind == "csv":
-        with open(path, newline="", encoding="utf-8") as fh:
-            return _csv_rows(path, csv.DictReader(fh, strict=True))
+        # an exported task carries its rendered dialogue in one cell: 32,000 characters a turn, many turns
+        limit = csv.field_size_limit(MAX_CELL_CHARS)
+        try:
+            with open(path, newline="", encoding="utf-8") as fh:
+                return _csv_rows(path, csv.DictReader(fh, strict=True))
+        finally:
+            csv.field_size_limit(limit)
     rows = []
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
@@ -111,6 +117,12 @@ def _csv_rows(path: Path, reader: csv.DictReader) -> list[tuple[int, dict[str, A
     return rows
 
 
+def _shown(value: Any) -> str:
+    """A cell as an error message shows it: its repr, at most 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
@@ -126,7 +138,11 @@ def _as_list(value: Any, field: str) -> list:
             try:
                 parsed = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise RowError(f"{field}: {text!r} is not a JSON array ({exc.msg})") from exc
+                raise RowError(f"{field}: {_shown(text)} is not a JSON array ({exc.msg})") from exc
+            except RecursionError:
+                raise RowError(f"{field}: a JSON array nested too deeply; write a flat list") from None
+            except ValueError as exc:  # e.g. an integer of more than 4300 digits
+                raise RowError(f"{field}: a JSON array that cannot be read ({str(exc)[:60]})") from None
             if not isinstance(parsed, list):
                 raise RowError(f"{field}: expected a list")
             return parsed
@@ -142,7 +158,7 @@ def _as_int_list(value: Any, field: str) -> list[int]:
                 raise ValueError
             out.append(int(item))
         except (TypeError, ValueError):
-            raise RowError(f"{field}: {item!r} is not an integer index") from None
+            raise RowError(f"{field}: {_shown(item)} is not an integer index") from None
     return out
 
 
@@ -156,7 +172,7 @@ def _as_bool(value: Any, field: str) -> bool | None:
         return True
     if text in ("false", "no", "0", "n", "f"):
         return False
-    raise RowError(f"{field}: {value!r} is not true/false")
+    raise RowError(f"{field}: {_shown(value)} is not true/false")
 
 
 def _as_str(value: Any, field: str) -> str | None:
@@ -179,7 +195,8 @@ def _as_str_list(value: Any, field: str) -> list[str]:
 
 def coerce(raw: dict[str, Any]) -> dict[str, Any]:
     """Typed question dict (keys + Question fields); raises :class:`RowError`."""
-    row: dict[str, Any] = {key: _as_str(raw.get(key), key) for key in KEY_FIELDS}
+    # a task CSV from `questions export` neutralised ids that start like a spreadsheet formula: read them back
+    row: dict[str, Any] = {key: _as_str(io.spreadsheet_text(raw.get(key)), key) for key in KEY_FIELDS}
     for field in QUESTION_FIELDS:
         value = raw.get(field)
         if field in LIST_STR:

@@ -143,3 +143,44 @@ def test_force_never_deletes_what_the_tool_did_not_write(tmp_path, stage):
         result = CliRunner().invoke(main, [*args, "-o", str(target), "--force", "--quiet"])
         assert result.exit_code == 2 and "input" in result.output, result.output
     assert inputs.is_dir() and any(inputs.iterdir())
+
+
+def _path_case(case, tmp_path, finished_run, eval_release):
+    """(args, what the one line names) for an output path the machine cannot make."""
+    from qr_fixtures import data_folder
+
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("not a folder")
+    long_name = tmp_path / ("x" * 300)
+    if case == "eval run -o under a file":
+        return (["eval", "run", str(eval_release), "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                 "http://127.0.0.1:9/v1", "--model", "m", "--judge", "none", "-o", str(in_the_way / "evals")],
+                "a-file")
+    if case == "eval run -o with a name over 255 bytes":
+        return (["eval", "run", str(eval_release), "--revision", "v0.1.0", "--backend", "openai", "--base-url",
+                 "http://127.0.0.1:9/v1", "--model", "m", "--judge", "none", "-o", str(long_name)], "xxxx")
+    if case == "review export -o with a name over 255 bytes":
+        return ["eval", "review", "export", str(finished_run), "-o", str(long_name) + ".csv"], "xxxx"
+    if case == "review export -o under a file":
+        return ["eval", "review", "export", str(finished_run), "-o", str(in_the_way / "s.csv")], "a-file"
+    if case == "questions export -o under a file":
+        data = data_folder(tmp_path / "classified", n=1)[0]
+        return ["questions", "export", "--data", str(data), "-o", str(in_the_way / "t.csv")], "a-file"
+    if case == "eval report where leaderboard.md is a folder":
+        from conftest import copy_run
+
+        run = copy_run(finished_run, tmp_path)
+        (run.parent.parent / "leaderboard.md").mkdir()
+        return ["eval", "report", str(run.parent.parent)], "leaderboard.md"
+    raise AssertionError(case)
+
+
+@pytest.mark.parametrize("case", ["eval run -o under a file", "eval run -o with a name over 255 bytes",
+                                  "review export -o with a name over 255 bytes", "review export -o under a file",
+                                  "questions export -o under a file", "eval report where leaderboard.md is a folder"])
+def test_an_output_path_the_machine_cannot_make_is_one_line(tmp_path, finished_run, eval_release, case):
+    args, named = _path_case(case, tmp_path, finished_run, eval_release)
+    result = CliRunner().invoke(main, args)
+    assert one_line_error(result, 3), (result.output, repr(result.exception))
+    assert named in result.output and "; " in result.output
+    assert (tmp_path / "a-file").read_text() == "not a folder"

@@ -220,3 +220,17 @@ def test_hostile_reply_fields_are_made_safe(monkeypatch):
     assert reply.status == "ok" and reply.text == "x \ufffd y" and reply.finish_reason is None
     assert reply.prompt_tokens is None and sha256_json(reply.to_json())
     reply.text.encode("utf-8")
+
+
+@pytest.mark.parametrize("retry_after", ["1000000000", "1e309", "nan", "-5", "Wed, 21 Oct 2099 07:28:00 GMT"])
+def test_a_retry_after_of_years_is_capped(monkeypatch, retry_after):
+    calls, sleeps = [], []
+
+    def handler(request):
+        calls.append(1)
+        return httpx.Response(503, headers={"retry-after": retry_after}, text="later") if len(calls) == 1 \
+            else completion()
+
+    be = backend(handler, monkeypatch, sleeps)
+    assert run(be, [Group([Request("k", msgs(), 5)])])["k"].status == "ok"
+    assert len(sleeps) == 1 and 0 < sleeps[0] <= 60.0  # never longer than the backoff cap

@@ -184,3 +184,103 @@ def test_random_files_end_in_success_or_one_error_line(tmp_path_factory, data, f
     assert isinstance(result.exception, SystemExit), repr(result.exception)  # never a traceback
     assert result.output.count("\n") == 1 and result.output.startswith("Error: "), result.output
     assert result.exit_code in (2, 3, 6), result.output
+
+
+def test_an_export_path_that_is_not_utf8_is_one_line(tmp_path, data):
+    out = os.fsdecode(os.fsencode(str(tmp_path)) + b"/t\xff.csv")
+    result = CliRunner().invoke(main, ["questions", "export", "--data", str(data[0]), "-o", out])
+    line = one_line(result, 2)
+    assert "t\\xff.csv is not a valid UTF-8 path" in line and list(tmp_path.iterdir()) == []
+
+
+def test_task_cells_a_spreadsheet_would_run_are_neutralised_and_read_back(tmp_path):
+    from conftest import dialogue, make_stage_folder
+
+    rows = [dialogue([("user", "hi, here is my kitchen"), ("assistant", "nice kitchen")], source_id="=1+cmd|' /C calc'!A0",
+                     source="@logs/x.jsonl"),
+            dialogue([("user", "the garden"), ("assistant", "lovely roses")], source_id="-2+3", source="+x")]
+    data = make_stage_folder(tmp_path / "classified", rows)
+    tasks = tmp_path / "tasks.csv"
+    assert CliRunner().invoke(main, ["questions", "export", "--data", str(data), "-o", str(tasks)]).exit_code == 0
+    with open(tasks, newline="", encoding="utf-8") as fh:
+        exported = list(csv.DictReader(fh))
+    cells = [cell for row in exported for cell in row.values()]
+    assert not any(cell[:1] in ("=", "+", "-", "@") for cell in cells)
+    assert {row["source_id"] for row in exported} == {"'=1+cmd|' /C calc'!A0", "'-2+3"}
+    # an annotator fills one slot per dialogue; the dialogue is found by its source_id as exported
+    for row in exported:
+        row["dialogue_id"] = ""
+        if row["ability"] == "AR":
+            row.update(question="What is my street?", answer="Not said.", format="open", should_refuse="true",
+                       annotators="ann1")
+    with open(tasks, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(exported[0]))
+        writer.writeheader()
+        writer.writerows(exported)
+    result = run(tasks, data, tmp_path / "q.parquet")
+    assert result.exit_code == 0, result.output
+    import polars as pl
+
+    assert sorted(pl.read_parquet(tmp_path / "q.parquet")["dialogue_id"]) == sorted(r["dialogue_id"] for r in rows)
+
+
+@pytest.mark.parametrize("field, cell, message", [
+    ("gold_items", "[" * 5000 + "]" * 5000, "gold_items: a JSON array nested too deeply"),
+    ("gold_turns", "[" + "9" * 5000 + "]", "gold_turns: a JSON array that cannot be read"),
+    ("gold_turns", "9" * 5000, "gold_turns: '99999"),
+    ("choices", '["a", ' + '"b", ' * 3000 + '"c"]', "choices has 3,002 entries (limit 10)"),
+])
+def test_a_csv_cell_built_to_hurt_is_a_short_row_error(tmp_path, data, field, cell, message):
+    questions = all_questions(data[1])
+    lines = write_csv(tmp_path / "q.csv", questions)
+    rows = list(csv.DictReader(lines))
+    rows[0][field] = cell
+    with open(tmp_path / "q.csv", "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    line = one_line(run(tmp_path / "q.csv", data[0], tmp_path / "q.parquet"), 6)
+    assert f"row 2: {message}" in line and len(line) < 2000
+
+
+@pytest.mark.parametrize("planted", [".tasks.csv.tmp", ".q.parquet.tmp", ".q.report.json.tmp", ".q.parquet.lock"])
+def test_a_link_planted_beside_the_output_never_leads_outside(tmp_path, data, planted):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("years of work")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / planted).symlink_to(victim)
+    if planted.startswith(".tasks"):
+        result = CliRunner().invoke(main, ["questions", "export", "--data", str(data[0]), "-o", str(out / "tasks.csv")])
+    else:
+        result = run(write_jsonl(tmp_path / "q.jsonl", all_questions(data[1])), data[0], out / "q.parquet")
+    if planted.endswith(".lock"):  # a lock that is a link is not ours: refused, left alone
+        assert "is a symbolic link" in one_line(result, 4)
+    else:
+        assert result.exit_code == 0, (result.output, repr(result.exception))
+    assert victim.read_text() == "years of work"
+
+
+def test_a_task_csv_of_a_long_dialogue_imports_back(tmp_path):
+    from conftest import dialogue, make_stage_folder
+
+    long = "word " * 6_000  # 30,000 characters a turn, under ingest's 32,000: 180,000 rendered
+    rows = [dialogue([("user", long), ("assistant", long)] * 3, source_id="long-1")]
+    data = make_stage_folder(tmp_path / "classified", rows)
+    tasks = tmp_path / "tasks.csv"
+    assert CliRunner().invoke(main, ["questions", "export", "--data", str(data), "-o", str(tasks)]).exit_code == 0
+    limit = csv.field_size_limit(1 << 30)  # a spreadsheet takes long cells
+    try:
+        with open(tasks, newline="", encoding="utf-8") as fh:
+            exported = list(csv.DictReader(fh))
+    finally:
+        csv.field_size_limit(limit)
+    for row in exported:
+        if row["ability"] == "AR":
+            row.update(question="What is my street?", answer="Not said.", format="open", should_refuse="true")
+    with open(tasks, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(exported[0]))
+        writer.writeheader()
+        writer.writerows(exported)
+    result = run(tasks, data, tmp_path / "q.parquet")
+    assert result.exit_code == 0, result.output

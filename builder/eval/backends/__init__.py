@@ -12,6 +12,8 @@ Heavy libraries are imported only when a backend is made.
 from __future__ import annotations
 
 import importlib
+import math
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
@@ -53,6 +55,14 @@ class BackendSpec:
     seed: int = 0  # sampling seed (model-default)
     trust_remote_code: bool = False  # transformers: run the model folder's own Python code (explicit opt-in)
     load_in_4bit: bool = False  # transformers on CUDA: 4-bit weights (bitsandbytes)
+    options: str = ""  # the prefix of this role's CLI options ("judge-", "notetaker-"): what a message names
+
+    def option(self, name: str) -> str:
+        """The CLI option that sets ``name`` for this role, e.g. ``--judge-base-url`` (``--timeout`` for the
+        notetaker, which shares the model's)."""
+        own = {"backend", "model", "base-url", "api-key-env"} | ({"timeout", "concurrency"}
+                                                                  if self.options == "judge-" else set())
+        return f"--{self.options if name in own else ''}{name}"
 
     def generation_params(self) -> dict:
         """How answers are decoded, as results.json records it and the cache keys it."""
@@ -66,15 +76,27 @@ class BackendSpec:
         if self.overflow not in OVERFLOW_POLICIES:
             raise ConfigError(f"unknown overflow policy {self.overflow!r}; available: {', '.join(OVERFLOW_POLICIES)}")
         if self.backend == "openai" and not self.base_url:
-            raise ConfigError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+            raise ConfigError(f"the openai backend needs {self.option('base-url')} (e.g. http://127.0.0.1:8000/v1)")
         if not self.model:
-            raise ConfigError(f"the {self.backend} backend needs a model (--model NAME_OR_PATH)")
+            raise ConfigError(f"the {self.backend} backend needs a model ({self.option('model')} NAME_OR_PATH)")
+        for option, value in ((self.option("model"), self.model), (self.option("base-url"), self.base_url)):
+            if value is not None and not _utf8(value):
+                shown = os.fsencode(value).decode("utf-8", "backslashreplace")
+                raise ConfigError(f"{option} {shown} is not valid UTF-8 text; rename the folder or give the name "
+                                  "in UTF-8")
         if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", self.api_key_env):
-            raise ConfigError("--api-key-env takes the NAME of an environment variable (e.g. OPENAI_API_KEY), "
-                              "not the key itself")
+            raise ConfigError(f"{self.option('api-key-env')} takes the NAME of an environment variable (e.g. "
+                              "OPENAI_API_KEY), not the key itself")
         for name in ("batch_size", "concurrency"):
             if getattr(self, name) < 1:
-                raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
+                raise ConfigError(f"{self.option(name.replace('_', '-'))} must be at least 1")
+        if not (isinstance(self.timeout_s, (int, float)) and math.isfinite(self.timeout_s) and self.timeout_s > 0):
+            raise ConfigError(f"{self.option('timeout')} must be a number of seconds above 0 (not {self.timeout_s}): "
+                              "it bounds every request")
+        if not 0 <= self.max_retries <= 100:
+            raise ConfigError(f"--max-retries must be 0 to 100 (not {self.max_retries})")
+        if self.context_length is not None and self.context_length < 1:
+            raise ConfigError("--context-length must be at least 1 (tokens)")
         if self.generation not in GENERATION_MODES:
             raise ConfigError(f"unknown --generation {self.generation!r}; available: {', '.join(GENERATION_MODES)}")
         if self.generation == "greedy" and (self.temperature is not None or self.top_p is not None):
@@ -140,6 +162,14 @@ class Backend(Protocol):
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None: ...
 
     def close(self) -> None: ...
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes of a command line arrive as lone surrogates
+        return False
+    return True
 
 
 def clean_text(text: str | None) -> str | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
 import random
 import re
@@ -33,6 +34,7 @@ OVERFLOW = re.compile(r"context length|context_length|maximum context|context si
 MAX_ERROR_CHARS = 300
 CHARS_PER_TOKEN = 4
 MAX_BODY_BYTES = 32 * 1024 * 1024  # a chat completion is never this large; more is not read
+MODELS_TIMEOUT_S = 10.0  # GET /models: what the server says of the model, read once per run
 
 
 NOT_SENT = "(image not sent: chat APIs take images only in user turns)"
@@ -67,8 +69,8 @@ class OpenAIBackend:
                  retry_base_s: float = 1.0, retry_cap_s: float = 60.0):
         require("httpx")
         if spec.api_key_env and not os.environ.get(spec.api_key_env):
-            raise ConfigError(f"--api-key-env names {spec.api_key_env}, which is not set (or empty); export the key "
-                              f"in {spec.api_key_env}, or drop the option for a server without keys")
+            raise ConfigError(f"{spec.option('api-key-env')} names {spec.api_key_env}, which is not set (or empty); "
+                              f"export the key in {spec.api_key_env}, or drop the option for a server without keys")
         self.spec = spec
         self.base_url = spec.base_url.rstrip("/")
         self.transport = transport
@@ -92,18 +94,24 @@ class OpenAIBackend:
         return {**self.identity(), "base_url": redact_url(self.base_url), "server": self.server_info()}
 
     def server_info(self) -> dict:
-        """What ``GET /models`` says of the model (vLLM adds max_model_len and the weights' root)."""
+        """What ``GET /models`` says of the model (vLLM adds max_model_len and the weights' root): read within
+        ``MODELS_TIMEOUT_S`` and ``MAX_BODY_BYTES``, and only plain values of the model's entry are kept."""
         if self._server is None:
             import httpx
 
             try:
-                with httpx.Client(transport=self.transport, timeout=10) as client:
-                    resp = client.get(f"{self.base_url}/models", headers=self._headers())
-                data = resp.json().get("data", []) if resp.status_code == 200 else []
+                status, body = _get_capped(self.transport, f"{self.base_url}/models", self._headers(),
+                                           min(MODELS_TIMEOUT_S, self.spec.timeout_s))
+                if body is None:
+                    self._server = {"models_endpoint": f"HTTP {status}, the reply is over {MAX_BODY_BYTES >> 20} MiB; "
+                                                       "not read"}
+                    return self._server
+                data = json.loads(body).get("data", []) if status == 200 else []
                 entry = next((m for m in data if isinstance(m, dict) and m.get("id") == self.spec.model), None)
-                self._server = ({k: entry.get(k) for k in ("id", "owned_by", "root", "max_model_len") if k in entry}
-                                if entry else {"models_endpoint": f"HTTP {resp.status_code}, model not listed"})
-            except (httpx.HTTPError, ValueError, AttributeError) as exc:
+                self._server = ({k: _plain(entry.get(k), k) for k in ("id", "owned_by", "root", "max_model_len")
+                                 if k in entry}
+                                if entry else {"models_endpoint": f"HTTP {status}, model not listed"})
+            except (httpx.HTTPError, TimeoutError, ValueError, AttributeError, TypeError, RecursionError) as exc:
                 self._server = {"models_endpoint": f"unavailable ({type(exc).__name__})"}
         return self._server
 
@@ -116,9 +124,13 @@ class OpenAIBackend:
 
     def _snippet(self, text: str | None) -> str:
         """A server's error text, shortened, with the key blanked if a server echoes it."""
-        out = _snippet(text)
+        return self._masked(_snippet(text))
+
+    def _masked(self, text: str | None) -> str | None:
+        """``text`` with the API key blanked: a server that reflects the key (a debugging proxy, a hostile
+        host) must not get it into samples.jsonl, the cache or the judge's prompt."""
         key = self._key()
-        return out.replace(key, "***") if key else out
+        return text.replace(key, "***") if key and text else text
 
     # -- running ----------------------------------------------------------------------------------
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None:
@@ -187,10 +199,11 @@ class OpenAIBackend:
         while attempt <= self.spec.max_retries:
             retry_after = None
             self.stats["requests"] += 1
-            try:
-                resp = await _post(client, f"{self.base_url}/chat/completions",
-                                   self._body(messages, request.max_new_tokens, urls))
-            except httpx.TimeoutException:
+            try:  # --timeout bounds the whole request: a server that drips its reply in byte by byte is cut off
+                resp = await asyncio.wait_for(_post(client, f"{self.base_url}/chat/completions",
+                                                    self._body(messages, request.max_new_tokens, urls)),
+                                              self.spec.timeout_s)
+            except (httpx.TimeoutException, asyncio.TimeoutError):
                 last_error = f"timed out after {self.spec.timeout_s:g}s"
             except httpx.TransportError as exc:
                 last_error = f"connection error ({type(exc).__name__})"
@@ -200,6 +213,7 @@ class OpenAIBackend:
                     reply = _parse(resp, self._snippet, reply_char_cap(request.max_new_tokens))
                     if isinstance(reply, Reply):
                         reply.truncated_messages = dropped
+                        reply.text, reply.finish_reason = self._masked(reply.text), self._masked(reply.finish_reason)
                         return reply
                     last_error = reply
                 elif status in (400, 413, 422) and OVERFLOW.search(resp.text or ""):
@@ -213,10 +227,12 @@ class OpenAIBackend:
                 elif status in (401, 403):
                     where = f"${self.spec.api_key_env}" if self.spec.api_key_env else "a variable"
                     raise ConfigError(f"{redact_url(self.base_url)} refused the request (HTTP {status}); put the "
-                                      f"server's API key in {where} and name it with --api-key-env NAME")
+                                      f"server's API key in {where} and name it with "
+                                      f"{self.spec.option('api-key-env')} NAME")
                 elif status == 404:
                     raise ConfigError(f"{redact_url(self.base_url)}/chat/completions answered 404 for model "
-                                      f"{self.spec.model!r}: {self._snippet(resp.text)}; check --base-url and --model")
+                                      f"{self.spec.model!r}: {self._snippet(resp.text)}; check "
+                                      f"{self.spec.option('base-url')} and {self.spec.option('model')}")
                 elif status in RETRY_STATUS:
                     last_error = f"HTTP {status}: {self._snippet(resp.text)}"
                     retry_after = _retry_after(resp)
@@ -251,6 +267,36 @@ async def _post(client, url: str, body: dict):
         headers = [(k, v) for k, v in resp.headers.items() if k.lower() not in ("content-encoding", "content-length",
                                                                                   "transfer-encoding")]
         return httpx.Response(resp.status_code, headers=headers, content=b"".join(chunks))
+
+
+def _get_capped(transport, url: str, headers: dict, timeout_s: float) -> tuple[int, bytes | None]:
+    """(status, body) of a GET read within ``timeout_s`` in all; body None when it is over ``MAX_BODY_BYTES``."""
+    import time
+
+    import httpx
+
+    deadline = time.monotonic() + timeout_s
+    with httpx.Client(transport=transport, timeout=timeout_s) as client:
+        with client.stream("GET", url, headers=headers) as resp:
+            chunks, size = [], 0
+            for chunk in resp.iter_bytes():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    return resp.status_code, None
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no complete reply within {timeout_s:g}s")
+                chunks.append(chunk)
+            return resp.status_code, b"".join(chunks)
+
+
+def _plain(value, name: str):
+    """A value of the server's model entry as the identity keeps it: text (at most 300 characters), a
+    number or a flag; anything else (a nested structure a server made up) is dropped."""
+    if name == "max_model_len":
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, str):
+        return value[:300]
+    return value if isinstance(value, (int, float, bool)) or value is None else None
 
 
 def reply_char_cap(max_new_tokens: int) -> int:
