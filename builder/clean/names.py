@@ -192,6 +192,7 @@ def name_like(value: str) -> bool:
 
 
 PARTICLES = frozenset("van von de da del der di du la le bin al ibn ben bint dos das y e".split())
+DETERMINER_BEFORE = re.compile(r"\b(?:this|that|these|those|a|an|the|my|your|our|their|its)\s+$", re.I)
 NEXT_NAME_WORD = re.compile(r"[ \t]+([A-Z][a-zà-öø-ÿ'’\-]{1,}(?:[A-Z][a-zà-öø-ÿ]+)?)(?![\w])")
 PREV_NAME_WORD = re.compile(r"(?<![\w.])([A-Z][a-zà-öø-ÿ'’\-]{1,}(?:[A-Z][a-zà-öø-ÿ]+)?)[ \t]+$")
 
@@ -220,6 +221,8 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
         if not m:
             break
         head = text[max(0, m.start(1) - 3):m.start(1)]
+        if DETERMINER_BEFORE.search(text[max(0, m.start(1) - 8):m.start(1)]):
+            break  # "this Fender …": a word after a determiner names a thing, not the person's first name
         if not joins(m.group(1), not head.strip() or bool(re.search(r"[.!?:\n]\s*$", head))):
             break
         start = m.start(1)

@@ -81,6 +81,7 @@ def test_relations(text, relation):
     ("I talked to Pierpaolo Rossi yesterday.", "Rossi", "Pierpaolo Rossi"),
     ("Yesterday Anna met Bob. Smith said hi.", "Smith", "Smith"),  # "Bob." ends a sentence
     ("The Rossi family", "Rossi", "Rossi"),
+    ("I just bought this Fender Stratocaster today", "Stratocaster", "Stratocaster"),  # a brand, after "this"
 ])
 def test_half_a_name_is_never_left(text, found, whole):
     start = text.index(found)
