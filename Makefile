@@ -66,7 +66,7 @@ $(WORK)/classified/_SUCCESS: $(WORK)/clean/_SUCCESS $(WORK)/topic-model/config.j
 	$(MMRC) classify predict $(WORK)/clean -o $(WORK)/classified --model $(WORK)/topic-model --force
 
 $(WORK)/swapped/_SUCCESS: $(WORK)/classified/_SUCCESS
-	$(MMRC) swap $(WORK)/classified -o $(WORK)/swapped --image-bank raw/image_bank --count 20 --force
+	$(MMRC) swap $(WORK)/classified -o $(WORK)/swapped --count 20 --force
 
 $(WORK)/questions.parquet: $(RAW)/questions.jsonl $(WORK)/swapped/_SUCCESS
 	$(MMRC) questions import $(RAW)/questions.jsonl --data $(WORK)/swapped -o $@

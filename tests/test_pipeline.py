@@ -35,7 +35,7 @@ embedder = "all-MiniLM-L6-v2"
 epochs = 40
 
 [swap]
-image-bank = "{repo}/raw/image_bank"
+image-bank = "{repo}/builder/swap/image_bank"
 embedder = "all-MiniLM-L6-v2"
 count = 10
 

@@ -18,7 +18,8 @@ DEFAULTS = SwapConfig()
 @click.option("-o", "--output", "output_dir", type=click.Path(path_type=Path), required=True,
               help="Output stage folder (e.g. work/swapped).")
 @click.option("--image-bank", type=click.Path(path_type=Path), default=None,
-              help="Image bank folder with captions.csv (image,caption) and the images.")
+              help="Image bank folder with captions.csv (image,caption) and the images (default: the demo bank "
+                   "bundled with mmrc-build, 44 drawings: a real corpus needs a bigger one).")
 @click.option("--image-source", default=DEFAULTS.image_source, show_default=True,
               help="Where images come from: bank (caption retrieval) or diffusion (text-to-image, GPU).")
 @click.option("--count", type=int, default=DEFAULTS.count, show_default=True,
@@ -54,6 +55,7 @@ def command(input_dir, output_dir, image_bank, image_source, count, seed, thresh
     """
     from builder.engine import run_stage
     from builder.swap.stage import SwapStage
+    from builder.swap.summary import source_line
 
     config = SwapConfig(
         count=count, seed=seed, image_source=image_source,
@@ -72,3 +74,7 @@ def command(input_dir, output_dir, image_bank, image_source, count, seed, thresh
         f"{report.get('candidates', 0)} candidate spans in {report.get('with_candidates', 0)} dialogues; "
         f"by reason: {reasons} -> {output_dir}"
     )
+    if report.get("image_source"):
+        click.echo(f"swap: pictures from {source_line(report['image_source'])}")
+    if report.get("shortfall"):
+        click.echo(f"swap: {report['shortfall']}")

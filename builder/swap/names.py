@@ -70,6 +70,24 @@ def titled_elsewhere(row: dict, mention) -> str | None:
     return "title" if any(titled.search(t.get("text") or "") for t in row.get("turns") or []) else None
 
 
+def named_in_other_turn(row: dict, turn: int, mention) -> str | None:
+    """``other_turn`` when another user turn names the same thing ("my bed" in turn 0 and in turn 4):
+    swapping one mention for a picture while another turn still names it leaves a variant that
+    both shows and tells, so the swap is refused (one picture cannot stand in for every mention).
+    A proper name matches as written; a common noun by its head word, singular or plural."""
+    if mention.proper:
+        forms = {mention.core}
+    else:
+        lemma = mention.lemma.lower()
+        forms = {lemma, mention.head.lower(), lemma + "s", lemma + "es"}
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")\b",
+                         0 if mention.proper else re.I)
+    for i, t in enumerate(row.get("turns") or []):
+        if i != turn and t.get("role") == "user" and pattern.search(t.get("text") or ""):
+            return "other_turn"
+    return None
+
+
 QUANTIFIERS = frozenset("several many few multiple numerous various both".split())
 PAST = frozenset({"VBD", "VBN"})
 

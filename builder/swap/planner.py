@@ -30,7 +30,7 @@ from builder.records import dialogue_id
 from builder.traits import of_row
 from builder.swap import lexicon as lx
 from builder.swap.rewrite import other_referent, rewrite
-from builder.swap.names import bare_noun, titled_elsewhere
+from builder.swap.names import bare_noun, named_in_other_turn, titled_elsewhere
 from builder.swap.safety import grammar_refusal, word_sense
 from builder.swap.sources import Query
 from builder.swap.sources.bank import word_pattern
@@ -140,7 +140,8 @@ class Planner:
                 break
             t_i, found = by_candidate[id(cand)]
             text = row["turns"][t_i]["text"]
-            refusal = cand.mention.refusal or titled_elsewhere(row, cand.mention) or bare_noun(cand)
+            refusal = (cand.mention.refusal or titled_elsewhere(row, cand.mention) or bare_noun(cand)
+                       or named_in_other_turn(row, t_i, cand.mention))
             refusal = refusal or other_referent(cand, found)
             result = None if refusal else rewrite(text, cand, found)
             reason = (refusal or ("still_named" if result is None else None)

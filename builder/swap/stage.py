@@ -20,6 +20,7 @@ from builder.engine import ShardContext, ShardResult
 from builder.records import conform, dialogues_frame, ledger_frame
 from builder.swap.config import SwapConfig
 from builder.swap.planner import PLAN_COLUMNS, Outcome, Planner
+from builder.swap.summary import shortfall
 from builder.swap.sources import make_source
 from builder.swap.variant import build_variant
 
@@ -96,6 +97,9 @@ class SwapStage:
                   **{k: stats.get(k, 0) for k in ("dialogues", "considered", "with_candidates", "candidates",
                                                    "variants", "images_added")},
                   "reasons": dict(sorted(stats.get("reasons", {}).items()))}
+        described = self.source.describe()
+        report["image_source"] = {k: described.get(k) for k in ("name", "version", "bundled", "path", "images")}
+        report["shortfall"] = shortfall(report)
         io.write_text_atomic(Path(folder) / REPORT, json.dumps(report, indent=2, sort_keys=True) + "\n")
         return {"report": report}
 

@@ -55,7 +55,7 @@ def _args(stage: str, root: Path, data: Path, out: Path) -> list[str]:
         return ["clean", str(data), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet"]
     if stage == "classify":
         return ["classify", "predict", str(data), "-o", str(out), "--model", str(root / "model"), "--quiet"]
-    return ["swap", str(data), "-o", str(out), "--image-bank", str(REPO / "raw" / "image_bank"), "--embedder",
+    return ["swap", str(data), "-o", str(out), "--image-bank", str(REPO / "builder" / "swap" / "image_bank"), "--embedder",
             "all-MiniLM-L6-v2", "--count", "3", "--device", "cpu", "--quiet"]
 
 

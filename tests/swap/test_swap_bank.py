@@ -12,7 +12,7 @@ from PIL import Image
 
 from builder.swap.sources.bank import ImageBank
 
-BANK = Path(__file__).resolve().parents[2] / "raw" / "image_bank"
+BANK = Path(__file__).resolve().parents[2] / "builder" / "swap" / "image_bank"
 
 
 def _bank(folder=BANK):

@@ -19,7 +19,7 @@ from builder.swap.planner import selection_order
 from conftest import dialogue, make_stage_folder, png_bytes
 
 REPO = Path(__file__).resolve().parents[2]
-BANK = REPO / "raw" / "image_bank"
+BANK = REPO / "builder" / "swap" / "image_bank"
 RED, BLUE = png_bytes((200, 30, 30)), png_bytes((30, 30, 200))
 
 
@@ -414,3 +414,24 @@ def test_a_name_that_only_describes_another_thing_is_not_shown(tmp_path):
         "I live near Boston now and the winters are long.", "I can't wait to get back to Florida this winter.",
         "I am moving to York next month for work.", "I visited the Colosseum last week and loved it."), bank)
     assert swapped == ["the Colosseum"]
+
+
+def test_a_thing_named_in_another_user_turn_is_not_swapped(tmp_path):
+    """One picture cannot stand in for every mention: "my bed" swapped in one turn while another user
+    turn still says "my bed" both shows and tells, so the swap is refused (reason other_turn). The
+    same dialogue with the bed named once swaps."""
+    twice = dialogue([("user", "My bed squeaks every night."), ("assistant", "Check the slats."),
+                      ("user", "I tightened the screws on my bed, still squeaky."), ("assistant", "Try oil.")])
+    once = dialogue([("user", "My bed squeaks every night."), ("assistant", "Check the slats."),
+                     ("user", "I tightened every screw, still squeaky."), ("assistant", "Try oil.")])
+    folder = make_stage_folder(tmp_path / "in", [twice, once], stage="classify")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["swap", str(folder), "-o", str(out), "--device", "cpu", "--threshold", "0.0"])
+    assert result.exit_code == 0, result.output
+    ledger = {r["dialogue_id"]: r for r in pl.read_parquet(out / "ledger.parquet").filter(
+        pl.col("stage") == "swap").to_dicts()}
+    assert ledger[twice["dialogue_id"]]["reason"] == "no_safe_rewrite"
+    assert json.loads(ledger[twice["dialogue_id"]]["detail"])["because"] == {"other_turn": 2}  # both mentions
+    assert ledger[once["dialogue_id"]]["reason"] == "variant_created"
+    # asked for 100, made 1: the line names what stopped the other and what would help
+    assert "swap: made 1 of the 100 variants asked, from 2 dialogue(s): 1 named things whose sentence" in result.output

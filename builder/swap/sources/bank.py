@@ -24,6 +24,8 @@ from builder.io import sha256_file
 from builder.swap.sources import Match, Query
 
 CAPTIONS = "captions.csv"
+# The demo bank shipped inside the package: `swap` uses it when no --image-bank is given.
+BUNDLED = Path(__file__).resolve().parents[1] / "image_bank"
 
 
 def cache_dir() -> Path:
@@ -61,9 +63,7 @@ class ImageBank:
 
     @classmethod
     def from_config(cls, config) -> "ImageBank":
-        if not config.image_bank:
-            raise InputError("--image-source bank needs --image-bank FOLDER (a folder with captions.csv and images)")
-        return cls(Path(config.image_bank), span_weight=config.span_weight, top_k=config.top_k,
+        return cls(Path(config.image_bank) if config.image_bank else BUNDLED, span_weight=config.span_weight, top_k=config.top_k,
                    max_pixels=config.max_image_pixels, max_bytes=config.max_image_bytes)
 
     # -- reading -------------------------------------------------------------
@@ -193,7 +193,8 @@ class ImageBank:
 
     def describe(self) -> dict:
         return {
-            "name": "image-bank", "version": self.folder.name,
+            "name": "image-bank", "version": self.folder.name, "bundled": self.folder.resolve() == BUNDLED,
+            "path": str(self.folder),
             "files": {CAPTIONS: sha256_file(self.folder / CAPTIONS)},
             "images": len(self.images), "captions": len(self.captions), "rejected_images": dict(self.rejected),
         }

@@ -1,11 +1,11 @@
-"""Draw the demo image bank for `mmrc-build swap --image-bank raw/image_bank`.
+"""Draw the demo image bank for `mmrc-build swap --image-bank builder/swap/image_bank`.
 
 Writes ``images/<slug>.png`` and ``captions.csv`` (image,caption; three captions each)
 byte-identically on every run. Each picture is a small flat illustration of one thing the
 bundled sample (raw/sample) names in its user turns (a place, dish, animal or item), drawn
 with PIL ImageDraw shapes on a 4x canvas and scaled down. No text, letters or digits are
 drawn: an image with its name written on it would give the answer away in an eval.
-Run: ``.venv/bin/python raw/image_bank/make_bank.py``.
+Run: ``.venv/bin/python builder/swap/image_bank/make_bank.py``.
 """
 
 from __future__ import annotations
