@@ -2,7 +2,9 @@
 
 Lingua (``lingua-language-detector``, the identifier WildChat used) ships its models inside
 the wheel, so it works offline. Text too short or too ambiguous to call is ``None`` ("unknown"),
-never a guess: a two-word message like "ok" is not Zulu. Codes are ISO 639-1, lower case.
+never a guess: a two-word message like "ok" is not Zulu, and "what's a pogonphora" (three words,
+one of them rare) is not Tswana. A claim needs MIN_LETTERS letters *and* MIN_WORDS words (a CJK,
+kana or Hangul character counts as a word: those scripts do not space words). Codes are ISO 639-1, lower case.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ import functools
 import re
 
 MIN_LETTERS = 12  # fewer letters than this: not enough evidence
+MIN_WORDS = 4  # fewer words than this: one odd word decides the guess (lingua calls "what's a pogonphora" Tswana)
 MIN_RELATIVE_DISTANCE = 0.1  # lingua returns None when the top two languages are closer than this
 SAMPLE_CHARS = 2000  # a dialogue's language is read from its first user text, up to this many characters
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _CODE = re.compile(r"```.*?```", re.DOTALL)
+_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+(?:['\u2019][^\W\d_]+)*")
 
 
 @functools.cache
@@ -30,7 +34,8 @@ def _prepare(text: str | None) -> str | None:
     if not text:
         return None
     text = _CODE.sub(" ", text)[:SAMPLE_CHARS]
-    return text if len(_LETTER.findall(text)) >= MIN_LETTERS else None
+    enough = len(_LETTER.findall(text)) >= MIN_LETTERS and len(_WORD.findall(text)) >= MIN_WORDS
+    return text if enough else None
 
 
 def detect(text: str | None) -> str | None:

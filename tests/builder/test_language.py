@@ -15,3 +15,10 @@ def test_dialogue_language_reads_the_user_turns():
              {"role": "assistant", "text": "Sure, I can help you book a table for two tonight."}]
     assert dialogue_language(turns) == "fr"
     assert detect("Hola amigo, ¿qué tal estás hoy? Quiero viajar a Madrid.") == "es"
+
+
+def test_a_language_needs_enough_words_to_be_claimed():
+    """Three words, one of them rare, are no evidence: lingua alone calls "what's a pogonphora" Tswana.
+    Word-run counting keeps "what's" one word; CJK characters count one each (no spaces there)."""
+    assert detect_many(["what's a pogonphora", "what’s a pogonphora?", "Wie spät ist es",
+                        "hi there how are you", "今天天气怎么样？我想去公园散步"]) == [None, None, "de", "en", "zh"]
