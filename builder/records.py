@@ -25,6 +25,9 @@ TOPIC_GROUPS: dict[str, tuple[str, ...]] = {
 }
 TOPICS: tuple[str, ...] = tuple(t for group in TOPIC_GROUPS.values() for t in group)
 TOPIC_TO_GROUP = {t: g for g, ts in TOPIC_GROUPS.items() for t in ts}
+# A dialogue read and found to be none of the 14 (code, maths, riddles, role-play, greetings): a class
+# the topic model learns, never a released topic (predicted Other -> topic null, ledger off_taxonomy).
+OTHER = "Other"
 
 ABILITIES = {
     "IE": "information extraction",

@@ -10,8 +10,11 @@ needs no rescoring. A dialogue in a language the embedder was not made for (clea
 no earlier stage recorded one; the model's ``languages``, English for MPNet/MiniLM) gets
 ``language_unsupported``, never a guess.
 
+A model that learned records.OTHER (none of the 14: code, maths, riddles, role-play, greetings)
+leaves ``topic`` null with the ledger reason ``off_taxonomy`` when Other is its best class.
+
 Ledger reasons (decision ``kept``: classification adds fields, it never drops):
-``classified``, ``low_confidence``, ``language_unsupported``, ``no_text`` (nothing to embed).
+``classified``, ``off_taxonomy``, ``low_confidence``, ``language_unsupported``, ``no_text`` (nothing to embed).
 """
 
 from __future__ import annotations
@@ -125,6 +128,7 @@ class ClassifyStage:
         if calibration.get("temperature") and len(probs):
             probs = apply_temperature(probs, calibration["temperature"])
         scores = self.model.topic_scores(probs) if texts else np.zeros((0, 14))
+        other = self.model.other_scores(probs) if texts else np.zeros(0)
         topics, groups, rows, counts = [], [], [], {}
         threshold = self.config.abstain_below if self.config.abstain_below is not None else calibration.get("threshold")
         languages = set(self._model_config.get("languages") or ENGLISH_ONLY)
@@ -142,6 +146,9 @@ class ClassifyStage:
                 detail["language"] = language
                 if detected[i]:
                     detail["language_read_from_text"] = True
+            elif other[i] > score:
+                topic, reason = None, "off_taxonomy"
+                detail["other"] = round(float(other[i]), 4)
             elif threshold is not None and score < threshold:
                 topic, reason = None, "low_confidence"
                 detail["threshold"] = threshold

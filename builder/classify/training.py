@@ -71,7 +71,9 @@ def train_command(data_dir: Path, labels_path: Path | None, out_dir: Path, confi
     model, _ = fit_model(texts, topics, embedder, config, folder=partial, device=device)
     calibration = cv[config.method]["calibration"]
     model.extra["calibration"] = {k: calibration[k] for k in ("temperature", "threshold", "target_accuracy",
-                                                              "target_met", "coverage", "accuracy_kept")}
+                                                              "target_met", "coverage", "accuracy_kept",
+                                                              "topical_coverage", "other_recall")
+                                  if k in calibration}
     log(f"calibration: temperature {calibration['temperature']} (expected calibration error out of fold "
         f"{calibration['ece']['uncalibrated']} -> {calibration['ece']['calibrated']}), "
         f"abstain below {calibration['threshold']} "

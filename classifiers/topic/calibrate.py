@@ -75,33 +75,57 @@ def curve(top: np.ndarray, correct: np.ndarray) -> list[dict]:
     return out
 
 
-def calibrate(y: np.ndarray, oof: np.ndarray, target_accuracy: float = TARGET_ACCURACY) -> dict:
-    """Temperature, abstention threshold and the coverage/accuracy curve from out-of-fold probabilities."""
+def calibrate(y: np.ndarray, oof: np.ndarray, target_accuracy: float = TARGET_ACCURACY,
+              other: int | None = None) -> dict:
+    """Temperature, abstention threshold and the coverage/accuracy curve from out-of-fold probabilities.
+
+    ``other``: the class index of records.OTHER when the model learned it. A dialogue is *labelled*
+    when its best class is a topic (not OTHER) scoring at least the threshold; the threshold is the
+    lowest at which the labelled dialogues reach ``target_accuracy`` out of fold (a true-Other
+    dialogue given a topic counts as wrong). Reported: ``coverage`` (labelled share of all),
+    ``topical_coverage`` (of the dialogues whose truth is a topic) and ``other_recall`` (true-Other
+    dialogues left without a topic: predicted Other or below the threshold).
+    """
     y = np.asarray(y)
     temperature = float(min(TEMPERATURES, key=lambda t: _nll(apply_temperature(oof, t), y)))
     calibrated = apply_temperature(oof, temperature)
-    top, correct = calibrated.max(axis=1), calibrated.argmax(axis=1) == y
-    order = np.argsort(-top, kind="stable")
-    # accuracy of the k most confident, for every k: the threshold is the k-th confidence
-    running = np.cumsum(correct[order]) / np.arange(1, len(y) + 1)
-    min_keep = max(5, int(np.ceil(MIN_COVERAGE * len(y))))  # a threshold kept by a handful proves nothing
-    reached = np.flatnonzero((running >= target_accuracy) & (np.arange(1, len(y) + 1) >= min_keep))
+    top, pred = calibrated.max(axis=1), calibrated.argmax(axis=1)
+    correct = pred == y
+    names_topic = pred != other if other is not None else np.ones(len(y), dtype=bool)
+    pool = np.flatnonzero(names_topic)  # only these can be labelled
+    order = pool[np.argsort(-top[pool], kind="stable")]
+    # accuracy of the k most confident topic predictions, for every k: the threshold is the k-th confidence
+    running = np.cumsum(correct[order]) / np.arange(1, len(order) + 1) if len(order) else np.zeros(0)
+    min_keep = max(5, int(np.ceil(MIN_COVERAGE * len(order))))  # a threshold kept by a handful proves nothing
+    # a cut can only fall between two different confidences: a threshold keeps every tie of its value
+    ranked = top[order]
+    cut = np.r_[ranked[:-1] > ranked[1:], True] if len(order) else np.zeros(0, dtype=bool)
+    reached = np.flatnonzero((running >= target_accuracy) & (np.arange(1, len(order) + 1) >= min_keep) & cut)
     if reached.size:
         k = int(reached.max()) + 1
         met = True
-    else:
-        half = max(1, len(y) // 2)
-        k = int(np.argmax(running[half - 1:])) + half
+    elif len(order):
+        half = max(1, len(order) // 2)
+        k = int(np.argmax(np.where(cut[half - 1:], running[half - 1:], -1.0))) + half
         met = False
-    threshold = float(top[order][k - 1]) if k < len(y) else 0.0
-    kept = top >= threshold
-    return {"temperature": round(temperature, 4), "threshold": round(threshold, 4),
-            "target_accuracy": target_accuracy, "target_met": met,
-            "coverage": round(float(kept.mean()), 4), "accuracy_kept": round(float(correct[kept].mean()), 4),
-            "accuracy_all": round(float(correct.mean()), 4),
-            "nll": {"uncalibrated": round(_nll(np.asarray(oof, dtype=np.float64), y), 4),
-                    "calibrated": round(_nll(calibrated, y), 4)},
-            "ece": {"uncalibrated": ece(np.asarray(oof).max(axis=1), np.asarray(oof).argmax(axis=1) == y),
-                    "calibrated": ece(top, correct)},
-            "reliability": reliability(top, correct),
-            "curve": curve(top, correct)}
+    else:
+        k, met = 0, False
+    threshold = float(top[order][k - 1]) if 0 < k < len(order) else 0.0
+    kept = names_topic & (top >= threshold)
+    out = {"temperature": round(temperature, 4), "threshold": round(threshold, 4),
+           "target_accuracy": target_accuracy, "target_met": met,
+           "coverage": round(float(kept.mean()), 4),
+           "accuracy_kept": round(float(correct[kept].mean()), 4) if kept.any() else None,
+           "accuracy_all": round(float(correct.mean()), 4),
+           "nll": {"uncalibrated": round(_nll(np.asarray(oof, dtype=np.float64), y), 4),
+                   "calibrated": round(_nll(calibrated, y), 4)},
+           "ece": {"uncalibrated": ece(np.asarray(oof).max(axis=1), np.asarray(oof).argmax(axis=1) == y),
+                   "calibrated": ece(top, correct)},
+           "reliability": reliability(top, correct),
+           "curve": curve(top, correct)}
+    if other is not None:
+        topical, is_other = y != other, y == other
+        out["topical_coverage"] = round(float(kept[topical].mean()), 4) if topical.any() else None
+        out["other_recall"] = round(float((~kept[is_other]).mean()), 4) if is_other.any() else None
+        out["other_labelled_other"] = round(float((pred[is_other] == other).mean()), 4) if is_other.any() else None
+    return out

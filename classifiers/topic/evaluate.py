@@ -14,6 +14,8 @@ from typing import Callable
 
 import numpy as np
 
+from builder.records import OTHER
+
 from classifiers.topic.calibrate import calibrate
 
 from builder.errors import ValidationError
@@ -115,5 +117,6 @@ def cross_validate(
         "fold_accuracy_mean": round(float(np.mean(accs)), 4),
         "fold_accuracy_std": round(float(np.std(accs)), 4),
         "per_fold": per_fold,
-        "calibration": calibrate(y, oof),  # temperature + abstention threshold from these held-out folds
+        # temperature + abstention threshold from these held-out folds (OTHER, when learned, never labels)
+        "calibration": calibrate(y, oof, other=labels.index(OTHER) if OTHER in labels else None),
     }

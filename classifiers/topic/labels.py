@@ -9,8 +9,8 @@ A label file is CSV or JSONL with a ``topic`` column and one id column:
 
 Rows with an empty ``topic`` are unlabelled (e.g. a half-filled ``classify sample``
 export) and are skipped; ``Other`` marks a dialogue read and found to be none of the 14
-(the real seed has them): it is not trained on, and counted (``other_rows``) in the report,
-since the model abstains on such dialogues rather than learning a 15th class. Topic names
+(records.OTHER): training learns it as a class of its own (counted as ``other_rows``), so a
+model can say "none of the 14" instead of forcing a topic. Topic names
 match case-insensitively, with ``_``/``-`` read as spaces (``job_career`` is ``Job Career``);
 anything else is an error that lists the 14 valid topics.
 """
@@ -23,15 +23,17 @@ from pathlib import Path
 import polars as pl
 
 from builder.errors import InputError, ValidationError
-from builder.records import TOPICS
+from builder.records import OTHER, TOPICS
 
 _BY_KEY = {t.lower(): t for t in TOPICS}
 
 
 def normalise_topic(raw: str | None) -> str | None:
+    """One of TOPICS or OTHER, or None (empty or unknown)."""
     if raw is None or not str(raw).strip():
         return None
-    return _BY_KEY.get(" ".join(str(raw).replace("_", " ").replace("-", " ").split()).lower())
+    key = " ".join(str(raw).replace("_", " ").replace("-", " ").split()).lower()
+    return OTHER if key == OTHER.lower() else _BY_KEY.get(key)
 
 
 @dataclass
@@ -41,7 +43,7 @@ class Labels:
     report: dict = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
-        return {t: self.topics.count(t) for t in TOPICS if t in self.topics}
+        return {t: self.topics.count(t) for t in (*TOPICS, OTHER) if t in self.topics}
 
 
 def read_label_file(path: Path) -> pl.DataFrame:
@@ -64,16 +66,11 @@ def read_label_file(path: Path) -> pl.DataFrame:
     return df.select([pl.col(c).cast(pl.String) for c in keep])
 
 
-OTHER = "other"
-
-
 def validate_topics(df: pl.DataFrame, where: str) -> pl.DataFrame:
-    """Map topic spellings onto TOPICS; error on any unknown one, listing the valid 14 (``Other``
-    rows drop out like unlabelled ones)."""
+    """Map topic spellings onto TOPICS and OTHER; error on any unknown one, listing the valid 14."""
     raw = df["topic"].to_list()
     norm = [normalise_topic(t) for t in raw]
-    bad = sorted({str(r) for r, n in zip(raw, norm) if n is None and r is not None and str(r).strip()
-                  and str(r).strip().lower() != OTHER})
+    bad = sorted({str(r) for r, n in zip(raw, norm) if n is None and r is not None and str(r).strip()})
     if bad:
         raise ValidationError(
             f"{where}: unknown topic(s) {', '.join(repr(b) for b in bad)}; valid topics are: {', '.join(TOPICS)}"
@@ -85,9 +82,9 @@ def validate_topics(df: pl.DataFrame, where: str) -> pl.DataFrame:
 def resolve_labels(labels: pl.DataFrame, data: pl.DataFrame, where: str) -> Labels:
     """Attach labels to the data's dialogue ids; missing ids are reported, conflicts are errors."""
     total = labels.height
-    other = labels.filter(pl.col("topic").str.strip_chars().str.to_lowercase() == OTHER).height
     labels = validate_topics(labels, where)
-    report = {"rows": total, "unlabelled_rows": total - labels.height - other, "other_rows": other}
+    other = labels.filter(pl.col("topic") == OTHER).height
+    report = {"rows": total, "unlabelled_rows": total - labels.height, "other_rows": other}
     if "dialogue_id" in labels.columns and labels["dialogue_id"].drop_nulls().len():
         key = ["dialogue_id"]
         index = data.select("dialogue_id")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from builder.errors import ModelError
-from builder.records import TOPICS
+from builder.records import OTHER, TOPICS
 from classifiers.topic.mlp import MLPConfig, build_net, predict_proba
 from classifiers.topic.text import TextConfig
 
@@ -39,11 +39,19 @@ class TopicModel:
         return predict_proba(self.net, x)
 
     def topic_scores(self, probs: np.ndarray) -> np.ndarray:
-        """Probabilities laid out over all 14 topics (records.TOPICS order); untrained topics get 0."""
+        """Probabilities laid out over all 14 topics (records.TOPICS order); untrained topics get 0.
+        A model that learned OTHER keeps that share out of the 14 (see :meth:`other_scores`)."""
         out = np.zeros((len(probs), len(TOPICS)), dtype=np.float32)
         for j, label in enumerate(self.labels):
-            out[:, TOPICS.index(label)] = probs[:, j]
+            if label != OTHER:
+                out[:, TOPICS.index(label)] = probs[:, j]
         return out
+
+    def other_scores(self, probs: np.ndarray) -> np.ndarray:
+        """Each dialogue's probability of being none of the 14 (0 for a model without OTHER)."""
+        if OTHER not in self.labels:
+            return np.zeros(len(probs), dtype=np.float32)
+        return np.asarray(probs[:, self.labels.index(OTHER)], dtype=np.float32)
 
     # -- disk ----------------------------------------------------------------
     def config(self) -> dict:
@@ -86,7 +94,7 @@ class TopicModel:
         labels = json.loads((folder / "labels.json").read_text())
         if config.get("format") != FORMAT or config.get("format_version") != FORMAT_VERSION:
             raise ModelError(f"{folder}/config.json is not a {FORMAT} v{FORMAT_VERSION} config; retrain the model")
-        unknown = [t for t in labels if t not in TOPICS]
+        unknown = [t for t in labels if t not in TOPICS and t != OTHER]
         if unknown or len(labels) != config["head"]["n_classes"]:
             raise ModelError(f"{folder}/labels.json does not match the config or holds unknown topics "
                              f"{unknown}; retrain the model")

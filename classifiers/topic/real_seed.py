@@ -28,11 +28,10 @@ from pathlib import Path
 import polars as pl
 
 from builder.errors import ValidationError
-from builder.records import TOPICS
+from builder.records import OTHER, TOPICS
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "seed_real" / "labels.csv"
-OTHER = "Other"
 COLUMNS = ("dataset", "source", "source_id", "dialogue_id", "text_sha256", "topic", "note")
 DATASETS = ("wildchat", "oasst", "topical_chat")
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from builder.errors import ConfigError, ValidationError
 from builder.models import MPNET
-from builder.records import TOPICS
+from builder.records import OTHER, TOPICS
 from classifiers.topic.contrastive import ContrastiveConfig, fine_tune
 from classifiers.topic.embed import Embedder
 from classifiers.topic.evaluate import cross_validate, stratified_folds
@@ -49,12 +49,12 @@ class TrainConfig:
 
 
 def encode_labels(topics: list[str]) -> tuple[list[str], np.ndarray]:
-    """Classes in records.TOPICS order (only those present) and the integer targets."""
-    unknown = sorted({t for t in topics if t not in TOPICS})
+    """Classes in records.TOPICS order, then OTHER (only those present), and the integer targets."""
+    unknown = sorted({t for t in topics if t not in TOPICS and t != OTHER})
     if unknown:
-        raise ValidationError(f"unknown topic(s) {unknown}; valid topics are: {', '.join(TOPICS)}")
-    classes = [t for t in TOPICS if t in set(topics)]
-    if len(classes) < 2:
+        raise ValidationError(f"unknown topic(s) {unknown}; valid topics are: {', '.join(TOPICS)} (or {OTHER})")
+    classes = [t for t in (*TOPICS, OTHER) if t in set(topics)]
+    if len([c for c in classes if c != OTHER]) < 2:
         raise ValidationError(f"training needs at least two topics; the labels only hold {classes}")
     return classes, np.array([classes.index(t) for t in topics], dtype=np.int64)
 

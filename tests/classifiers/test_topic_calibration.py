@@ -57,3 +57,24 @@ def test_temperature_keeps_the_argmax_and_rows_sum_to_one():
     soft = apply_temperature(probs, 3.0)
     assert (soft.argmax(1) == probs.argmax(1)).all()
     np.testing.assert_allclose(soft.sum(1), 1.0, rtol=1e-5)
+
+
+def test_other_is_never_a_label_and_its_recall_is_counted_by_hand():
+    """Class 2 is Other. Six dialogues, probabilities chosen so every count is known:
+    0: topic 0, right, 0.9   1: topic 0, right, 0.8   2: topic 1, right, 0.7
+    3: truth Other, predicted Other 0.9   4: truth Other, predicted topic 1 at 0.6 (wrong)
+    5: truth topic 1, predicted Other 0.8 (not labelled, so it costs coverage, not accuracy).
+    Each is repeated 3 times (a threshold must keep at least 5). At target 0.75 every topic
+    prediction is kept: labelled = {0, 1, 2, 4} x 3, 9 right of 12."""
+    y = np.repeat([0, 0, 1, 2, 2, 1], 3)
+    probs = np.repeat([[0.9, 0.05, 0.05], [0.8, 0.1, 0.1], [0.15, 0.7, 0.15],
+                       [0.05, 0.05, 0.9], [0.2, 0.6, 0.2], [0.1, 0.1, 0.8]], 3, axis=0)
+    report = calibrate(y, probs, target_accuracy=0.75, other=2)
+    assert report["target_met"] and report["threshold"] == 0.0
+    assert report["coverage"] == round(4 / 6, 4) and report["accuracy_kept"] == 0.75
+    # at 0.9 the wrong 0.6 predictions fall below the threshold: 9 of 9 right, Other recall 1.0
+    strict = calibrate(y, probs, target_accuracy=0.9, other=2)
+    assert strict["target_met"] and strict["accuracy_kept"] == 1.0 and strict["coverage"] == 0.5
+    assert strict["other_recall"] == 1.0 and strict["topical_coverage"] == 0.75
+    assert report["topical_coverage"] == 0.75  # 3 of the 4 topical dialogues got a topic
+    assert report["other_recall"] == 0.5 and report["other_labelled_other"] == 0.5

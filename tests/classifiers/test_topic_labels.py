@@ -85,9 +85,10 @@ def test_inline_labels_come_from_the_records():
         inline_labels(dialogues_frame(rows[1:]).with_columns(pl.lit(None, pl.String).alias("topic")))
 
 
-def test_other_rows_are_read_counted_and_not_trained_on():
+def test_other_rows_are_read_counted_and_learned_as_a_class():
     data = pl.DataFrame({"dialogue_id": ["a", "b", "c"], "source": ["x"] * 3, "source_id": ["1", "2", "3"]})
     labels = pl.DataFrame({"dialogue_id": ["a", "b", "c"], "topic": ["Food", "Other", " other "]})
     resolved = resolve_labels(labels, data, "test")
-    assert resolved.dialogue_ids == ["a"] and resolved.topics == ["Food"]
+    assert resolved.dialogue_ids == ["a", "b", "c"] and resolved.topics == ["Food", "Other", "Other"]
     assert resolved.report["other_rows"] == 2 and resolved.report["unlabelled_rows"] == 0
+    assert resolved.counts() == {"Food": 1, "Other": 2}
