@@ -2,8 +2,8 @@
 
 Lingua (``lingua-language-detector``, the identifier WildChat used) ships its models inside
 the wheel, so it works offline. Text too short or too ambiguous to call is ``None`` ("unknown"),
-never a guess: a two-word message like "ok" is not Zulu, and "what's a pogonphora" (three words,
-one of them rare) is not Tswana. A claim needs MIN_LETTERS letters *and* MIN_WORDS words (a CJK,
+never a guess: a two-word message like "ok" is not Zulu, and "what's a pogonphora" + "yes" (a
+dialogue's whole user text: four words, one of them rare) is not Tswana. A claim needs MIN_LETTERS letters *and* MIN_WORDS words (a CJK,
 kana or Hangul character counts as a word: those scripts do not space words). Codes are ISO 639-1, lower case.
 """
 
@@ -13,7 +13,7 @@ import functools
 import re
 
 MIN_LETTERS = 12  # fewer letters than this: not enough evidence
-MIN_WORDS = 4  # fewer words than this: one odd word decides the guess (lingua calls "what's a pogonphora" Tswana)
+MIN_WORDS = 6  # fewer words than this: one odd word decides the guess (lingua calls "what's a pogonphora yes" Tswana)
 MIN_RELATIVE_DISTANCE = 0.1  # lingua returns None when the top two languages are closer than this
 SAMPLE_CHARS = 2000  # a dialogue's language is read from its first user text, up to this many characters
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)

@@ -52,3 +52,10 @@ def command(version, data, questions, releases_dir, name, remove_ids, allow_miss
                            log=lambda m: click.echo(m, err=True), quiet=quiet)
     click.echo(f"{result['path']} {result['tag']}: {result['rows']['out']} dialogues, "
                f"{result['configs']['questions']['rows']} questions")
+    from builder.release.card import first_screen
+    from builder.release.layout import CARD
+
+    card_path = Path(result["path"]) / CARD
+    click.echo(f"card: {card_path} (what the Hub page will show first:)")
+    for line in first_screen(card_path.read_text()):
+        click.echo(f"  | {line}".rstrip())

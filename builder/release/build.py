@@ -162,9 +162,11 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
     qrows = qdf.join(kept.select("dialogue_id", "topic", "topic_group"), on="dialogue_id", how="inner",
                      maintain_order="left").select("dialogue_id", "topic", "topic_group", *QUESTION_FIELDS)
     chain = provenance.manifests(data)
-    released_from = dict(kept.group_by(pl.col("source").map_elements(sources.dataset_of, return_dtype=pl.String))
+    name_of = sources.namer(provenance.ingest_files(chain), provenance.raw_folder_name(chain))
+    released_from = dict(kept.group_by(pl.col("source").map_elements(name_of, return_dtype=pl.String))
                          .len().iter_rows())
-    source_rows = sources.source_table(released_from, provenance.ingest_files(chain), listed, config.sources)
+    source_rows = sources.source_table(released_from, provenance.ingest_files(chain), listed, config.sources,
+                                       name_of)
     toxicity = provenance.toxicity_backend(chain)
     images_row = sources.image_row(provenance.image_source(chain), listed, config.sources, variants.height)
     licence = sources.release_licence(config.license, source_rows, images_row, card.LICENSES)
@@ -219,11 +221,14 @@ def _build(data: Path, questions: Path | None, releases: Path, config: ReleaseCo
     changelog.write(partial, entry, previous)
 
     languages = sorted(code for code in table["languages"] if code != select.UNDETERMINED)
-    header = card.card_data(config.name, str(version), licence["id"], languages, configs).to_yaml()
+    header = card.card_data(config.name, str(version), licence["id"], languages, configs,
+                            images=table["images"] + variants.height, questions=table["questions"]).to_yaml()
     text = card.render(config.name, str(version), header, table, steps, provenance.stage_chain(data),
                        list(configs), licence, prev_version,
                        card.Facts(sources=source_rows, sources_file=listed is not None, toxicity=toxicity,
-                                  cleaned=cleaned, images=images_row), repo_id=config.repo_id)
+                                  cleaned=cleaned, images=images_row, pii=provenance.pii(chain),
+                                  topic_model=provenance.topic_model(chain)),
+                       repo_id=config.repo_id)
     files = [f for fs in shard_files.values() for f in fs]
     card.check_card(text, files)
     (partial / layout.CARD).write_text(text)

@@ -16,7 +16,7 @@ from builder.records import ABILITIES, QUESTION_FORMATS
 from builder.release import loading
 from builder.release.layout import SPLIT, shard_glob
 
-TASK_CATEGORIES = ("visual-question-answering", "question-answering", "image-text-to-text")
+TASK_CATEGORIES = ("visual-question-answering", "question-answering", "image-text-to-text", "text-generation")
 SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
                    (10_000_000, "1M<n<10M"))
 # Licence ids the Hub knows that fit a dataset of user chat logs; extend when needed.
@@ -39,14 +39,25 @@ class Facts:
     toxicity: dict | None = None  # provenance.toxicity_backend
     cleaned: bool = False  # is a clean stage in the lineage?
     images: dict | None = None  # sources.image_row: where the modality-swap pictures came from
+    pii: dict | None = None  # provenance.pii: backend, entities, action (None: no clean stage)
+    topic_model: dict | None = None  # provenance.topic_model: the classifier's k-fold figures
 
 
 def size_category(n: int) -> str:
     return next((label for limit, label in SIZE_CATEGORIES if n < limit), "n>10M")
 
 
-def card_data(name: str, version: str, license_id: str, languages: list[str], configs: dict):
-    """``configs`` maps config name -> (features, num_examples, download_size)."""
+def task_categories(images: int, questions: int) -> list[str]:
+    """Only what the release holds: questions about images, questions, conversations with images, text."""
+    if questions:
+        return ["visual-question-answering", "question-answering"] if images else ["question-answering"]
+    return ["image-text-to-text"] if images else ["text-generation"]
+
+
+def card_data(name: str, version: str, license_id: str, languages: list[str], configs: dict,
+              images: int = 1, questions: int = 1):
+    """``configs`` maps config name -> (features, num_examples, download_size); ``images`` and
+    ``questions`` (counts) decide the task categories and tags, so the header claims nothing absent."""
     from datasets import DatasetInfo, SplitDict, SplitInfo
     from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
@@ -55,8 +66,8 @@ def card_data(name: str, version: str, license_id: str, languages: list[str], co
     data = DatasetCardData(
         license=license_id, language=languages or None, pretty_name=f"{name} {version}",
         multilinguality=("multilingual" if len(languages) > 1 else "monolingual") if languages else None,
-        task_categories=list(TASK_CATEGORIES[:2]), size_categories=[size_category(configs["default"][1])],
-        tags=["multimodal", "dialogue", "memory", "benchmark", "mmrc"],
+        task_categories=task_categories(images, questions), size_categories=[size_category(configs["default"][1])],
+        tags=[*(["multimodal"] if images else []), "dialogue", *(["memory", "benchmark"] if questions else []), "mmrc"],
     )
     MetadataConfigs({
         cfg: {"data_files": [{"split": SPLIT, "path": shard_glob(cfg)}],
@@ -104,6 +115,23 @@ def check_card(text: str, files: list[str] | None = None) -> None:
         raise ValidationError("dataset card is invalid: " + "; ".join(problems))
 
 
+def first_screen(text: str, width: int = 100) -> list[str]:
+    """What `release` prints of the card it wrote: the header fields a Hub page shows first (licence,
+    languages, task categories) and the body up to its first section (title, what it is, warnings)."""
+    import textwrap
+
+    import yaml
+
+    _, header, body = text.split("---\n", 2)
+    meta = yaml.safe_load(header) or {}
+    lines = [f"licence: {meta.get('license')}; languages: {', '.join(meta.get('language') or []) or 'none claimed'}; "
+             f"task categories: {', '.join(meta.get('task_categories') or [])}"]
+    top = body.split("\n## ", 1)[0].strip()
+    for para in top.split("\n\n"):
+        lines += textwrap.wrap(" ".join(para.split()), width) + [""]
+    return lines[:-1]
+
+
 def _table(header: list[str], rows: list[list]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -149,11 +177,33 @@ def _sources(facts: Facts) -> str:
             "(`mmrc-build release --sources FILE`); check each source's terms before using the data.")
 
 
+def _topic_model(facts: Facts) -> str:
+    """How good the topics are, as measured: k-fold accuracy with its CI, F1 per class, Other recall."""
+    q = facts.topic_model
+    if not q or q.get("accuracy") is None:
+        return ""
+    lo, hi = q.get("accuracy_ci95") or [None, None]
+    trained = f"`{q['trained_on']}` (shipped with mmrc-build)" if q.get("trained_on") else "the user's labels"
+    f1 = ", ".join(f"{k} {v:.2f}" for k, v in (q.get("f1") or {}).items() if v is not None)
+    text = (f"\n\nThe topics come from a classifier ({q.get('embedder')} embeddings, a two-layer MLP) trained on "
+            f"{q['n']} hand-labelled dialogues in {trained}. On those labels, {q['folds']}-fold cross-validation gives "
+            f"accuracy {q['accuracy']:.3f} (95% CI {lo:.3f}–{hi:.3f}) and macro-F1 {q['macro_f1']:.3f}; F1 per "
+            f"class: {f1}.")
+    if q.get("coverage") is not None and q.get("accuracy_kept") is not None:
+        text += (f" It leaves a dialogue without a topic below a calibrated score of {q['threshold']}: out of fold "
+                 f"that keeps {q['coverage']:.0%} of the labelled dialogues at {q['accuracy_kept']:.1%} accuracy")
+        if q.get("other_recall") is not None:
+            text += (f", and {q['other_recall']:.0%} of the dialogues that fit none of the 14 topics get none "
+                     "(Other recall)")
+        text += ". These figures are measured on the classifier's own training sources; on other chat they are lower."
+    return text
+
+
 def _no_topic(stats: dict) -> str:
     n = stats.get("no_topic", 0)
     if not n or not stats["topics"]:
         return ""
-    return f"; no topic: {n} (the classifier abstained, or does not read the dialogue's language)"
+    return f"; no topic: {n} (none of the 14 topics, too unsure, or a language the classifier does not read)"
 
 
 def _licence(licence: dict) -> str:
@@ -177,6 +227,25 @@ def _toxicity_notice(facts: Facts) -> str:
     return ""
 
 
+def _pii(facts: Facts) -> str:
+    """What the PII step did, with which backend, and its measured limits (builder/clean/limits.py)."""
+    from builder.clean import limits
+
+    pii = facts.pii
+    if pii is None or not pii["on"]:
+        return "**PII redaction did not run** on this data (`clean --no-pii`): personal data may be present."
+    how = {"placeholder": "replaced by a placeholder naming its kind (`<PERSON>`)",
+           "surrogate": "replaced by a made-up value of the same kind",
+           "hash": "replaced by a salted hash"}.get(pii["action"], f"handled with `{pii['action']}`")
+    kinds = ", ".join(pii["entities"]) or "the default kinds"
+    return (f"Personal data in the text was searched for automatically ({kinds}) with "
+            f"{pii['backend'] or 'the clean stage'} (named-entity recognition on English turns, pattern finders "
+            f"on every turn) and what was found was {how}. **This is detection with measured misses, not a "
+            "guarantee.** On data the rules were not tuned on (" + limits.HELD_OUT + "; tuned on "
+            + limits.TUNED_ON + "):\n\n" + "\n".join(limits.card_lines()) + "\n\n"
+            "Review the data before showing it to people.")
+
+
 def _ethics(facts: Facts) -> str:
     tox = facts.toxicity
     if not facts.cleaned:
@@ -187,7 +256,7 @@ def _ethics(facts: Facts) -> str:
         if tox:
             how = f"toxic dialogues were dropped by `{tox['name']}` {tox['version'] or ''}".rstrip()
             how += " (a word list: see the note at the top)" if tox["lexicon"] else ""
-        done = f"PII in the text was detected and replaced before release, image metadata (EXIF) was stripped, {how}."
+        done = f"{_pii(facts)}\n\nImage metadata (EXIF) was stripped; {how}."
     return (f"{done} User ids are salted hashes (the salt is never released). If a conversation of yours is in "
             "this dataset and you want it removed, open an issue with its `dialogue_id` or original conversation "
             "id: it is removed in the next version (`--remove-ids`), and stays removed in every later one. Older "
@@ -203,6 +272,29 @@ def _pipeline(stages: list[dict]) -> str:
         config = json.dumps(stage["config"], sort_keys=True)
         out.append(f"- **{stage['stage']}** — models: {models}; config: `{config}`")
     return "\n".join(out)
+
+
+def _questions_table(rows: list[list]) -> str:
+    return "Questions per ability and format (MMRC Table 2):\n\n" + _table(["ability", *QUESTION_FORMATS, "total"], rows)
+
+
+def _intro(stats: dict) -> str:
+    """What this release is, said only as far as it is true (images? questions?)."""
+    abilities = ", ".join(f"{k} ({v})" for k, v in ABILITIES.items())
+    n, images, questions = stats["dialogues"], stats["images"], stats["questions"]
+    if images and questions:
+        return (f"An MMRC-style benchmark of {n} real multimodal user–assistant conversations (Xue et al., 2025): "
+                f"each dialogue keeps its {images} images between them and comes with questions ({questions} in "
+                f"all) that probe the abilities of a model that has to remember a long conversation — {abilities}.")
+    what = f"{n} real user–assistant conversations"
+    variants = stats.get("modality_swap_variants", 0)
+    has = ("with their images" if images else "**text only (no images)**"
+           + (f" (the `modality_swap` config adds {variants} variant(s) with a picture in place of a named thing)"
+              if variants else ""))
+    lacks = (f"with {questions} questions, not yet one for every ability" if questions else
+             "**with no questions yet**: it is not yet a benchmark; the MMRC abilities "
+             f"({abilities}) are asked by questions written later and attached with `mmrc-build questions import`")
+    return f"{what}, {has}, prepared with the MMRC pipeline (Xue et al., 2025), {lacks}."
 
 
 def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[dict], stages: list[dict],
@@ -235,17 +327,15 @@ def render(name: str, version: str, header_yaml: str, stats: dict, steps: list[d
 
 # {name} v{version}
 
-An MMRC-style benchmark of real multimodal user–assistant conversations (Xue et al., 2025): each
-dialogue keeps its images and comes with questions that probe six abilities of a model that has to
-remember a long conversation — {", ".join(f"{k} ({v})" for k, v in ABILITIES.items())}.
+{_intro(stats)}
 Built with `mmrc-build`{f"; previous version: v{previous} (see CHANGELOG.md)" if previous else ""}.
 
 {_toxicity_notice(facts)}## Loading
 
 {loading.section(name, version, configs, repo_id)}
 
-Configs: `default` — one row per dialogue, turns with embedded images (`datasets.Image`), questions
-nested; `questions` — one row per question; `modality_swap` (when present) — text-to-image swap
+Configs: `default` — one row per dialogue, its turns (with embedded `datasets.Image` images where a turn has
+them) and its questions nested; `questions` — one row per question; `modality_swap` (when present) — text-to-image swap
 variants of released dialogues (`variant_of` names the original), carrying the original's questions.
 A local copy is a git repository: every version is an annotated tag `vX.Y.Z`.
 
@@ -263,14 +353,12 @@ The steps count original dialogues.{_variants_note(swap_step, stats)}
 
 {summary}
 
-Questions per ability and format (MMRC Table 2):
-
-{_table(["ability", *QUESTION_FORMATS, "total"], q_rows)}
+{_questions_table(q_rows) if stats["questions"] else "No questions are attached to this release."}
 
 ![turn lengths](figures/turn_lengths.png)
 ![topics](figures/topics.png)
 
-Topics: {", ".join(f"{t} {n}" for t, n in stats["topics"].items()) or "not classified"}{_no_topic(stats)}.
+Topics: {", ".join(f"{t} {n}" for t, n in stats["topics"].items()) or "not classified"}{_no_topic(stats)}.{_topic_model(facts)}
 
 ## Pipeline: models and thresholds
 
@@ -278,9 +366,8 @@ Topics: {", ".join(f"{t} {n}" for t, n in stats["topics"].items()) or "not class
 
 ## Licence
 
-{_licence(licence)} The dialogues come from the source datasets listed above (and the pictures
-of swap variants from the image source named there); their terms, and the terms of the models that
-wrote the assistant turns, still apply to the text and images. Use for research and evaluation; do
+{_licence(licence)} The dialogues come from the source datasets listed above{" (and the pictures of swap variants from the image source named there)" if facts.images else ""}; their terms, and the terms of the models that
+wrote the assistant turns, still apply to the text{" and images" if stats["images"] else ""}. Use for research and evaluation; do
 not use it to identify or contact people.
 
 ## Ethics and takedown

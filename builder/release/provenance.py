@@ -64,6 +64,27 @@ def toxicity_backend(chain: list[dict]) -> dict | None:
 IMAGE_SOURCES = {"image-bank": "image bank", "text-to-image": "text-to-image model"}
 
 
+def topic_model(chain: list[dict]) -> dict | None:
+    """The classify stage's topic model figures (classify manifest ``model_quality``), or None."""
+    classify = next((m for m in reversed(chain) if m.get("stage") == "classify"), None)
+    quality = (classify or {}).get("model_quality")
+    return quality if isinstance(quality, dict) else None
+
+
+def pii(chain: list[dict]) -> dict | None:
+    """What clean's PII step did: ``{on, backend, entities, action}``; None without a clean stage."""
+    clean = next((m for m in reversed(chain) if m.get("stage") == "clean"), None)
+    if clean is None:
+        return None
+    config = clean.get("config") or {}
+    model = next((m for m in clean.get("models") or [] if isinstance(m, dict) and m.get("name") == "presidio+spacy"),
+                 None)
+    version = (model or {}).get("version")
+    backend = (", ".join(f"{k} {v}" for k, v in version.items()) if isinstance(version, dict) else str(version or ""))
+    return {"on": bool(config.get("pii", True)), "backend": backend,
+            "entities": [str(e) for e in config.get("entities") or []], "action": str(config.get("action") or "")}
+
+
 def image_source(chain: list[dict]) -> dict | None:
     """Where the swap stage's pictures came from: ``{kind, name}`` (the bank folder's or the
     pipeline folder's name); ``{kind: None, name: None}`` when a swap stage recorded none; None when
@@ -75,6 +96,17 @@ def image_source(chain: list[dict]) -> dict | None:
     if entry is None:
         return {"kind": None, "name": None}
     return {"kind": IMAGE_SOURCES[entry["name"]], "name": str(entry.get("version") or "")}
+
+
+def raw_folder_name(chain: list[dict]) -> str | None:
+    """The name of the raw folder ingest read (``arena_exports``), or None."""
+    ingest = next((m for m in chain if m.get("stage") == "ingest"), None)
+    path = ((ingest or {}).get("input") or {}).get("path")
+    if not path:
+        return None
+    folder = Path(str(path))
+    name = folder.name if folder.name not in ("", ".", "..") else folder.resolve().name
+    return name or None
 
 
 def ingest_files(chain: list[dict]) -> list[dict]:

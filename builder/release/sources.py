@@ -3,6 +3,12 @@
 A dialogue's source dataset is the first folder of its ``source`` path under ingest's raw
 folder (``wildchat/part-00.jsonl`` -> ``wildchat``); a log file straight in the raw folder is
 its own dataset, named without its suffixes (``oasst_en_100_tree.jsonl`` -> ``oasst_en_100_tree``).
+A *folder of exports* is one dataset: files straight in the raw folder that hold one record each
+(one dialogue per file, as chat apps and arenas export them) are grouped by the format ingest
+detected and named after the raw folder (``arena_exports/chat_19865.json`` read from
+``arena_exports`` -> ``arena_exports``; with two such formats, ``arena_exports-openai`` and
+``arena_exports-sharegpt``), so 382 exported files are one row of the card and one entry of the
+sources file, not 382 "not stated" rows.
 Ingest's manifest adds what was read (files, formats, records). The licences come from a
 sources file the user fills in (YAML or JSON)::
 
@@ -42,6 +48,24 @@ def dataset_of(source: str | None) -> str:
     return name or path.name
 
 
+def namer(ingested: list[dict], raw_name: str | None):
+    """``source path -> dataset name`` for this release's lineage (see the module doc): ``dataset_of``,
+    except that loose one-record files are grouped as one folder of exports."""
+    loose: dict[str, set[str]] = {}  # format -> loose one-record files
+    for f in ingested:
+        file = str(f.get("file") or "")
+        if len(PurePosixPath(file.replace("\\", "/")).parts) == 1 and int(f.get("records") or 0) <= 1:
+            loose.setdefault(str(f.get("format") or "unknown"), set()).add(file)
+    groups = {fmt: files for fmt, files in loose.items() if len(files) >= 2}
+    base = raw_name or "exports"
+    names = {file: base if len(groups) == 1 else f"{base}-{fmt}" for fmt, files in groups.items() for file in files}
+
+    def name(source: str | None) -> str:
+        return names.get(str(source or "").replace("\\", "/"), None) or dataset_of(source)
+
+    return name
+
+
 def read_sources(path: Path) -> dict[str, dict]:
     """name -> ``{name, url, licence}`` from a YAML or JSON list (or ``{sources: [...]}``)."""
     text = read_user_text(path, "sources file", "write a YAML list of `name`, `url`, `licence` entries, one per "
@@ -77,11 +101,12 @@ def read_sources(path: Path) -> dict[str, dict]:
 
 
 def source_table(released: dict[str, int], ingested: list[dict], listed: dict[str, dict] | None,
-                 sources_file: str | None = None) -> list[dict]:
-    """One row per released source dataset: dialogues, files/formats/records ingest read, licence, url."""
+                 sources_file: str | None = None, name_of=dataset_of) -> list[dict]:
+    """One row per released source dataset: dialogues, files/formats/records ingest read, licence, url.
+    ``name_of`` is :func:`namer`'s answer for the lineage (plain :func:`dataset_of` by default)."""
     read: dict[str, dict] = {}
     for f in ingested:
-        entry = read.setdefault(dataset_of(f["file"]), {"files": 0, "records": 0, "formats": set()})
+        entry = read.setdefault(name_of(f["file"]), {"files": 0, "records": 0, "formats": set()})
         entry["files"] += 1
         entry["records"] += int(f.get("records") or 0)
         if f.get("format") and f["format"] != "unknown":

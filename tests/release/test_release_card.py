@@ -149,7 +149,7 @@ def test_dialogues_without_a_topic_are_counted():
     from builder.release.card import _no_topic
 
     assert _no_topic({"topics": {"House": 76}, "no_topic": 7}) == (
-        "; no topic: 7 (the classifier abstained, or does not read the dialogue's language)")
+        "; no topic: 7 (none of the 14 topics, too unsure, or a language the classifier does not read)")
     assert _no_topic({"topics": {}, "no_topic": 83}) == ""  # "not classified" says it
 
 
