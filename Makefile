@@ -2,7 +2,6 @@
 #   make demo   set up, then run every stage on raw/sample (ends with release/mmrc-v$(VERSION))
 #   make test   set up, then lint (ruff) and run the test suite
 #   make bench  set up, then run the benchmarks (JSON under bench/results/)
-#   make topic-model-real  a topic model on the real labelled seed + raw/seed (needs ../shared/data)
 # Stage targets are files (each stage folder's _SUCCESS), so a second `make demo` does nothing.
 
 SHELL := /bin/bash
@@ -23,7 +22,7 @@ export TRANSFORMERS_OFFLINE := 1
 # The demo corpus has user ids; a real deployment sets its own secret salt.
 export MMRC_USER_SALT ?= demo-salt-not-secret
 
-.PHONY: setup models demo test lint bench clean-work help topic-model-real
+.PHONY: setup models demo test lint bench clean-work help
 
 help:
 	@grep -E '^#   make' Makefile | sed 's/^#   //'
@@ -38,7 +37,9 @@ $(VENV)/.installed: pyproject.toml
 
 models: $(MODELS)/.assembled
 
-$(MODELS)/.assembled: $(VENV)/.installed
+# `mmrc-build models` also trains the default topic model (mmrc-topics) on the real labelled seed
+# shipped in classifiers/topic/seed_real/ (offline, from the repo); a changed seed retrains it.
+$(MODELS)/.assembled: $(VENV)/.installed classifiers/topic/seed_real/dialogues.jsonl
 	$(MMRC) models --dir $(MODELS)
 	touch $@
 
@@ -54,16 +55,9 @@ $(WORK)/ingested/_SUCCESS: $(RAW_FILES) | setup
 $(WORK)/clean/_SUCCESS: $(WORK)/ingested/_SUCCESS
 	$(MMRC) clean $(WORK)/ingested -o $(WORK)/clean --toxicity-backend lexicon --force
 
-# The demo's topic model is trained on raw/seed (210 labelled dialogues, kept out of the
-# release); raw/sample's own labels then serve as a held-out check (see the classify manifest).
-$(WORK)/seed/_SUCCESS: $(wildcard raw/seed/*.jsonl) | setup
-	$(MMRC) ingest raw/seed -o $(WORK)/seed --force
-
-$(WORK)/topic-model/config.json: $(WORK)/seed/_SUCCESS
-	$(MMRC) classify train --data $(WORK)/seed -o $(WORK)/topic-model --force
-
-$(WORK)/classified/_SUCCESS: $(WORK)/clean/_SUCCESS $(WORK)/topic-model/config.json
-	$(MMRC) classify predict $(WORK)/clean -o $(WORK)/classified --model $(WORK)/topic-model --force
+# No --model: the default topic model `make models` trained on the real seed.
+$(WORK)/classified/_SUCCESS: $(WORK)/clean/_SUCCESS $(MODELS)/.assembled
+	$(MMRC) classify predict $(WORK)/clean -o $(WORK)/classified --force
 
 $(WORK)/swapped/_SUCCESS: $(WORK)/classified/_SUCCESS
 	$(MMRC) swap $(WORK)/classified -o $(WORK)/swapped --count 20 --force
@@ -89,16 +83,6 @@ $(WORK)/evals/leaderboard.md: release/mmrc-v$(VERSION)/manifest.json $(WORK)/smo
 
 demo: setup release/mmrc-v$(VERSION)/manifest.json $(WORK)/evals/leaderboard.md
 	@echo "demo finished: stage folders in $(WORK)/, dataset in release/mmrc-v$(VERSION)/, smoke eval in $(WORK)/evals/"
-
-# A topic model on real dialogues: the hand-labelled real seed (classifiers/topic/seed_real, rebuilt
-# from ../shared/data/logs by ingest) together with the hand-written raw/seed, which covers the topics
-# real chat rarely has (House, Shopping, Travel). Needs ../shared/data; not part of the demo.
-SHARED_DATA ?= ../shared/data
-topic-model-real: $(WORK)/seed/_SUCCESS
-	@test -d $(SHARED_DATA)/logs || { echo "topic-model-real needs $(SHARED_DATA)/logs (see classifiers/topic/seed_real/README.md)"; exit 2; }
-	$(MMRC) ingest $(SHARED_DATA)/logs -o $(WORK)/real-logs --min-turns 2 --force --quiet
-	$(MMRC) classify train --data $(WORK)/real-logs --labels classifiers/topic/seed_real/labels.csv \
-		--also $(WORK)/seed -o $(WORK)/topic-model-real --force
 
 clean-work:
 	rm -rf $(WORK) .work.partial $(WORK)/.*.partial

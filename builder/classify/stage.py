@@ -179,4 +179,28 @@ class ClassifyStage:
         groups = {g: sum(n for t, n in labelled.items() if TOPIC_TO_GROUP[t] == g) for g in ("daily_life", "professional_knowledge")}
         topic_donut(labelled, Path(folder) / "topics.png")
         return {"topics": {"counts": labelled, "groups": groups, "unlabelled": counts.get("(none)", 0)},
-                "figures": ["topics.png"]}
+                "figures": ["topics.png"], "model_quality": model_quality(Path(self.config.model))}
+
+
+def model_quality(folder: Path) -> dict | None:
+    """What the release card says of the topic model: its k-fold figures on its training labels."""
+    try:
+        report = json.loads((folder / "report.json").read_text())
+    except (OSError, ValueError):
+        return None
+    cv = (report.get("cv") or {}).get(report.get("method")) or {}
+    if not cv:
+        return None
+    seed = None
+    try:
+        seed = json.loads((folder / "seed.json").read_text())
+    except (OSError, ValueError):
+        pass
+    cal = cv.get("calibration") or {}
+    return {"n": report.get("n"), "label_counts": report.get("label_counts"), "folds": cv.get("folds"),
+            "accuracy": cv.get("accuracy"), "accuracy_ci95": cv.get("accuracy_ci95"), "macro_f1": cv.get("macro_f1"),
+            "f1": {k: v.get("f1") for k, v in (cv.get("per_class") or {}).items()},
+            "threshold": cal.get("threshold"), "coverage": cal.get("coverage"),
+            "accuracy_kept": cal.get("accuracy_kept"), "topical_coverage": cal.get("topical_coverage"),
+            "other_recall": cal.get("other_recall"), "embedder": (report.get("embedder") or {}).get("name"),
+            "trained_on": seed["file"] if seed else None}

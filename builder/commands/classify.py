@@ -87,7 +87,9 @@ def train(data_dir, labels_path, also, out_dir, embedder, method, compare, folds
 @command.command("predict")
 @click.argument("input_dir", type=_dir)
 @click.option("-o", "--output", "out_dir", type=_dir, required=True, help="Output stage folder (work/classified).")
-@click.option("--model", "model_dir", type=_dir, required=True, help="A model folder made by `classify train`.")
+@click.option("--model", "model_dir", type=_dir, default=None,
+              help="A model folder made by `classify train` (default: $MMRC_MODELS/mmrc-topics, the model "
+                   "`mmrc-build models` trains on the real seed bundled with mmrc-build).")
 @click.option("--embedder", default=None,
               help="Where to find the embedder (default: the one named in the model); must match its hash.")
 @click.option("--abstain-below", type=float, default=None,
@@ -107,6 +109,11 @@ def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, 
     from builder.classify.stage import ClassifyStage, make_config
     from builder.engine import run_stage
 
+    if model_dir is None:
+        from builder.classify import default_model
+
+        model_dir = default_model.require()
+        click.echo(f"classify: the default topic model {model_dir} (trained on the bundled real seed)")
     stage = ClassifyStage(make_config(model_dir, embedder, abstain_below, batch_size, dtype),
                           _cache(cache_dir, no_cache))
     manifest = run_stage(stage, input_dir, out_dir, force=force, device=device, log=click.echo, quiet=quiet,

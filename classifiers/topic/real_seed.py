@@ -3,10 +3,12 @@
 
 Each row of ``labels.csv`` names a dialogue in a public dataset:
 
-* ``dataset``     ``wildchat`` | ``oasst`` | ``topical_chat``
+* ``dataset``     ``wildchat`` | ``oasst`` | ``topical_chat`` | ``chitchat``
 * ``source``      the file, relative to the shared data folder (``logs/wildchat/wildchat_<id>.json``)
 * ``source_id``   the id ingest records for it (WildChat id, OASST leaf message id,
-  Topical-Chat ``<conversation id>#<entity>`` unit as in :mod:`classifiers.topic.topical_chat`)
+  Topical-Chat ``<conversation id>#<entity>`` unit as in :mod:`classifiers.topic.topical_chat`,
+  chitchat-dataset conversation key: its ``dataset.json`` comes from the PyPI wheel
+  ``chitchat-dataset==0.9.0``, found through ``$MMRC_CHITCHAT_JSON`` or the installed package)
 * ``dialogue_id`` the canonical content-hash id (what ``mmrc-build ingest`` writes)
 * ``text_sha256`` sha256 of the dialogue's turns (:func:`turns_sha256`): a changed upstream is detected
 * ``topic``       one of records.TOPICS, or ``Other``
@@ -33,7 +35,8 @@ from builder.records import OTHER, TOPICS
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "seed_real" / "labels.csv"
 COLUMNS = ("dataset", "source", "source_id", "dialogue_id", "text_sha256", "topic", "note")
-DATASETS = ("wildchat", "oasst", "topical_chat")
+DATASETS = ("wildchat", "oasst", "topical_chat", "chitchat")
+CHITCHAT_SOURCE = "chitchat_dataset/dataset.json"
 
 
 def default_data_root() -> Path:
@@ -131,6 +134,46 @@ def read_log(path: Path, rel: str) -> dict[str, dict]:
     return rows
 
 
+def chitchat_json() -> Path | None:
+    """chitchat-dataset's dataset.json: ``$MMRC_CHITCHAT_JSON``, else the installed package's."""
+    import importlib.util
+    import os
+
+    env = os.environ.get("MMRC_CHITCHAT_JSON")
+    if env:
+        return Path(env)
+    spec = importlib.util.find_spec("chitchat_dataset")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]) / "dataset.json"
+
+
+def chitchat_dialogue(key: str, conversation: dict) -> dict:
+    """One chitchat conversation as a canonical row: each sender's block of messages is one turn
+    (their lines joined by newlines); the first sender speaks as ``user``, the other as ``assistant``."""
+    from builder.records import dialogue_id
+
+    turns, first = [], None
+    for block in conversation.get("messages") or []:
+        if not block:
+            continue
+        sender = block[0].get("sender")
+        first = sender if first is None else first
+        text = "\n".join(str(m.get("text") or "").strip() for m in block if str(m.get("text") or "").strip())
+        if text:
+            turns.append({"index": len(turns), "role": "user" if sender == first else "assistant",
+                          "text": text, "images": []})
+    return {"dialogue_id": dialogue_id(turns), "source": CHITCHAT_SOURCE, "source_id": key, "turns": turns}
+
+
+def _chitchat() -> dict[str, dict] | None:
+    path = chitchat_json()
+    if path is None or not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    return {key: chitchat_dialogue(key, conv) for key, conv in data.items()}
+
+
 def _topical_chat(root: Path) -> dict[str, dict]:
     from classifiers.topic.topical_chat import load_units
 
@@ -146,9 +189,11 @@ def load_seed(data_root: Path | None = None, labels: Path = LABELS, strict: bool
     cache: dict[str, dict[str, dict] | None] = {}
     items, problems = [], []
     for row in df.iter_rows(named=True):
-        key = "topics" if row["dataset"] == "topical_chat" else row["source"]
+        key = {"topical_chat": "topics", "chitchat": CHITCHAT_SOURCE}.get(row["dataset"], row["source"])
         if key not in cache:
-            if row["dataset"] == "topical_chat":
+            if row["dataset"] == "chitchat":
+                cache[key] = _chitchat()
+            elif row["dataset"] == "topical_chat":
                 present = (root / "topics").is_dir()
                 cache[key] = _topical_chat(root) if present else None
             else:

@@ -19,7 +19,8 @@ def test_label_file_holds_labels_ids_and_hashes_but_no_dialogue_text():
     assert tuple(df.columns) == COLUMNS
     assert set(df["topic"]) <= set(TOPICS) | {OTHER}
     assert all(len(h) == 64 for h in df["text_sha256"])
-    assert max(len(n) for n in df["note"]) < 120  # notes explain a call; they never quote the dialogue
+    # every label has its one-line reason, in the annotator's words (a reason, not a quote of the dialogue)
+    assert all(n.strip() and "\n" not in n and len(n) < 300 for n in df["note"])
     assert df.height >= 14 * 4
 
 
@@ -74,7 +75,13 @@ def test_committed_seed_verifies_against_the_shared_data():
     root = shared_data("logs").parent  # skips with a reason when ../shared/data is absent
     shared_data("topics")
     seed = load_seed(root)
-    assert seed.problems == [], seed.problems[:3]
+    # chitchat-dataset comes from its PyPI wheel ($MMRC_CHITCHAT_JSON): without it, its rows are
+    # reported missing (never dropped silently) and every other row must verify
+    from classifiers.topic.real_seed import chitchat_json
+
+    absent = chitchat_json() is None or not chitchat_json().is_file()
+    problems = [p for p in seed.problems if not (absent and p["source"] == "chitchat_dataset/dataset.json")]
+    assert problems == [], problems[:3]
     counts = seed.counts()
     assert set(counts) == set(TOPICS) | {OTHER}
-    assert len(seed.items) == read_labels(LABELS).height
+    assert len(seed.items) + len(seed.problems) == read_labels(LABELS).height

@@ -1,0 +1,64 @@
+"""The default topic model: trained on the real labelled seed shipped with mmrc-build.
+
+``classify predict`` without ``--model`` uses ``$MMRC_MODELS/mmrc-topics``; ``mmrc-build models``
+trains it from ``classifiers/topic/seed_real/dialogues.jsonl`` (hand-labelled real dialogues, see
+the README there) with the default training settings (all-mpnet-base-v2 embeddings, a two-layer
+MLP, 5-fold cross-validation, Other learned as a class), offline. The model folder records the
+sha256 of the seed it was trained on (``seed.json``): a changed seed makes ``models`` retrain it.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from builder.errors import ModelError
+from builder.io import sha256_file
+from builder.models import models_dir
+
+NAME = "mmrc-topics"
+SEED = Path(__file__).resolve().parents[2] / "classifiers" / "topic" / "seed_real" / "dialogues.jsonl"
+STAMP = "seed.json"
+
+
+def location(root: Path | None = None) -> Path:
+    return Path(root or models_dir()) / NAME
+
+
+def require(root: Path | None = None) -> Path:
+    """The default model's folder, or a one-line error saying how to make it."""
+    folder = location(root)
+    if not (folder / "config.json").is_file():
+        raise ModelError(f"no default topic model at {folder}; run `mmrc-build models` (it trains one on the "
+                         "real seed bundled with mmrc-build) or pass --model FOLDER from `classify train`")
+    return folder
+
+
+def is_current(root: Path | None = None) -> bool:
+    stamp = location(root) / STAMP
+    try:
+        return json.loads(stamp.read_text()).get("sha256") == sha256_file(SEED)
+    except (OSError, ValueError):
+        return False
+
+
+def build(root: Path | None = None, device: str = "cpu", log: Callable[[str], None] = lambda m: None) -> dict:
+    """Ingest the shipped seed into a temporary folder and train the default model from it."""
+    from builder.classify.training import train_command
+    from builder.ingest.config import IngestConfig
+    from builder.ingest.stage import run_ingest
+    from classifiers.topic.train import TrainConfig
+
+    out = location(root)
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "raw"
+        raw.mkdir()
+        (raw / SEED.name).write_bytes(SEED.read_bytes())
+        run_ingest(raw, Path(tmp) / "seed", IngestConfig(min_turns=1), quiet=True)
+        report = train_command(Path(tmp) / "seed", None, out, TrainConfig(), device=device, cache_dir=True,
+                               force=True, log=log)
+    (out / STAMP).write_text(json.dumps({"file": "classifiers/topic/seed_real/dialogues.jsonl",
+                                         "sha256": sha256_file(SEED), "dialogues": report["n"]}, indent=1) + "\n")
+    return report
