@@ -52,6 +52,7 @@ def build(root: Path | None = None, device: str = "cpu", log: Callable[[str], No
     from classifiers.topic.train import TrainConfig
 
     out = location(root)
+    prefilled = _prefill_cache(log)
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw"
         raw.mkdir()
@@ -61,4 +62,34 @@ def build(root: Path | None = None, device: str = "cpu", log: Callable[[str], No
                                force=True, log=log)
     (out / STAMP).write_text(json.dumps({"file": "classifiers/topic/seed_real/dialogues.jsonl",
                                          "sha256": sha256_file(SEED), "dialogues": report["n"]}, indent=1) + "\n")
+    report["prefilled_windows"] = prefilled
     return report
+
+
+def _prefill_cache(log: Callable[[str], None]) -> int:
+    """Put the shipped seed vectors (classifiers/topic/seed_real/embeddings.npy) into the embedding
+    cache when they were made by this very embedder (same content hash); else nothing, and training
+    embeds the seed itself."""
+    import numpy as np
+
+    from builder.models import MPNET
+    from classifiers.topic.embed import Embedder
+
+    meta_path, vectors_path = SEED.with_name("embeddings.json"), SEED.with_name("embeddings.npy")
+    if not (meta_path.is_file() and vectors_path.is_file()):
+        return 0
+    meta = json.loads(meta_path.read_text())
+    emb = Embedder(MPNET, device="cpu")
+    if meta.get("hash") != emb.hash:
+        log(f"the shipped seed vectors were made by another {MPNET} (hash {str(meta.get('hash'))[:12]}); "
+            "embedding the seed here")
+        return 0
+    vectors = np.load(vectors_path, allow_pickle=False)
+    keys = list(meta["keys"])
+    if vectors.shape[0] != len(keys):
+        return 0
+    have = emb.cache.get(keys)
+    missing = [i for i, k in enumerate(keys) if k not in have]
+    if missing:
+        emb.cache.put([keys[i] for i in missing], vectors[missing])
+    return len(missing)

@@ -129,7 +129,7 @@ class ClassifyStage:
             probs = apply_temperature(probs, calibration["temperature"])
         scores = self.model.topic_scores(probs) if texts else np.zeros((0, 14))
         other = self.model.other_scores(probs) if texts else np.zeros(0)
-        topics, groups, rows, counts = [], [], [], {}
+        topics, groups, rows, counts, reasons = [], [], [], {}, {}
         threshold = self.config.abstain_below if self.config.abstain_below is not None else calibration.get("threshold")
         languages = set(self._model_config.get("languages") or ENGLISH_ONLY)
         codes, detected = _languages(df)
@@ -157,6 +157,7 @@ class ClassifyStage:
             topics.append(topic)
             groups.append(TOPIC_TO_GROUP.get(topic) if topic else None)
             counts[topic or "(none)"] = counts.get(topic or "(none)", 0) + 1
+            reasons[reason] = reasons.get(reason, 0) + 1
             rows.append({"dialogue_id": dialogue_id, "stage": STAGE, "decision": "kept", "reason": reason,
                          "detail": detail})
         out = df.with_columns(
@@ -165,7 +166,7 @@ class ClassifyStage:
             pl.Series("topic_scores", [[round(float(v), 5) for v in row] for row in scores],
                       dtype=pl.List(pl.Float32)),
         )
-        stats = {"topics": counts, "chunks": sum(embedded.chunks),
+        stats = {"topics": counts, "reasons": reasons, "chunks": sum(embedded.chunks),
                  "truncated_dialogues": sum(1 for n in embedded.truncated_tokens if n),
                  "cache_hits": embedded.stats.get("cache_hits", 0), "cache_misses": embedded.stats.get("cache_misses", 0)}
         return ShardResult(out, ledger_frame(rows), stats)
@@ -178,7 +179,8 @@ class ClassifyStage:
         labelled = {t: counts.get(t, 0) for t in TOPICS}
         groups = {g: sum(n for t, n in labelled.items() if TOPIC_TO_GROUP[t] == g) for g in ("daily_life", "professional_knowledge")}
         topic_donut(labelled, Path(folder) / "topics.png")
-        return {"topics": {"counts": labelled, "groups": groups, "unlabelled": counts.get("(none)", 0)},
+        return {"topics": {"counts": labelled, "groups": groups, "unlabelled": counts.get("(none)", 0),
+                           "reasons": dict(sorted((stats.get("reasons") or {}).items()))},
                 "figures": ["topics.png"], "model_quality": model_quality(Path(self.config.model))}
 
 

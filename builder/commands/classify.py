@@ -119,8 +119,9 @@ def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, 
     manifest = run_stage(stage, input_dir, out_dir, force=force, device=device, log=click.echo, quiet=quiet,
                          executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
     rows, topics = manifest["rows"], manifest.get("topics", {})
+    why = ", ".join(f"{k} {v}" for k, v in (topics.get("reasons") or {}).items() if k != "classified")
     click.echo(f"classify: {rows['in']} dialogues, {rows['in'] - topics.get('unlabelled', 0)} with a topic, "
-               f"{topics.get('unlabelled', 0)} without (abstained, language unsupported or no text) -> {out_dir}")
+               f"{topics.get('unlabelled', 0)} without ({why or 'none'}) -> {out_dir}")
 
 
 @command.command("sample")

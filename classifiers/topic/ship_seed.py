@@ -27,6 +27,8 @@ from pathlib import Path
 from classifiers.topic.real_seed import HERE, load_seed
 
 OUT = HERE / "seed_real" / "dialogues.jsonl"
+VECTORS = HERE / "seed_real" / "embeddings.npy"  # all-mpnet-base-v2 vectors of the seed's text windows
+VECTORS_META = HERE / "seed_real" / "embeddings.json"  # {embedder, hash, keys: [window text sha256, ...]}
 MAX_TURNS = 8
 USER_CHARS = 2000
 ASSISTANT_CHARS = 800
@@ -166,6 +168,48 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
     return report
 
 
+def counts_table(path: Path = OUT) -> str:
+    """Markdown: dialogues per topic and dataset in the shipped file (for the README)."""
+    from builder.records import OTHER, TOPICS
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    datasets = sorted({r["dataset"] for r in rows})
+    lines = ["| topic | " + " | ".join(datasets) + " | total |", "|---|" + "---:|" * (len(datasets) + 1)]
+    for topic in (*TOPICS, OTHER):
+        mine = [r for r in rows if r["topic"] == topic]
+        cells = [str(sum(1 for r in mine if r["dataset"] == d) or "–") for d in datasets]
+        lines.append(f"| {topic} | " + " | ".join(cells) + f" | **{len(mine)}** |")
+    lines.append("| **all** | " + " | ".join(str(sum(1 for r in rows if r["dataset"] == d)) for d in datasets)
+                 + f" | **{len(rows)}** |")
+    return "\n".join(lines)
+
+
+
+def write_vectors(path: Path = OUT) -> dict:
+    """Embed the shipped seed's text windows once, as training reads them (default TextConfig,
+    all-mpnet-base-v2), and ship the vectors: ``mmrc-build models`` then trains without two
+    minutes of embedding on a CPU. They are a cache keyed by the embedder's content hash and each
+    window's text hash: any other embedder, or a changed text, is embedded afresh."""
+    import numpy as np
+
+    from builder.models import MPNET
+    from classifiers.topic.embed import Embedder
+    from classifiers.topic.text import TextConfig, dialogue_text
+
+    emb = Embedder(MPNET, device="cpu")
+    config = TextConfig()
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    texts = [dialogue_text([{**t, "images": []} for t in r["turns"]], config) for r in rows]
+    found = emb.encode_chunks([c for t in texts for c in emb.chunk(t, config).chunks])
+    keys = sorted(found)
+    np.save(VECTORS, np.stack([found[k] for k in keys]).astype(np.float32), allow_pickle=False)
+    VECTORS_META.write_text(json.dumps({"embedder": emb.name, "hash": emb.hash, "text": config.__dict__,
+                                        "keys": keys}, indent=0) + "\n")
+    return {"windows": len(keys)}
+
+
 if __name__ == "__main__":
     build()
+    print(write_vectors())
+    print(counts_table())
     sys.exit(0)
