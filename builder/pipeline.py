@@ -11,8 +11,8 @@ Makefile's commands written down once::
     [clean]
     toxicity-backend = "lexicon"
 
-    [classify]           # `seed` (or `labels`) set: train the model first when it does not exist
-    model = "work/topic-model"
+    [classify]           # nothing: the default topic model (`mmrc-build models`); `seed` (or `labels`)
+    model = "work/topic-model"   # set: train this model first when it does not exist
     seed = "raw/seed"    # labelled dialogues (inline `topic`), ingested to work/seed
 
 The config is checked before anything runs: unknown sections, keys and stage names are
@@ -200,7 +200,8 @@ def plan(config: dict) -> list[Step]:
         source = str(pipe["raw"]) if name == "ingest" else str(_need(previous, name))
         if name == "classify":
             steps += _classify_training(names, work, previous, section)
-            opts += ["--model", section.get("model") or str(work / "topic-model")]
+            if section.get("model") or section.get("seed") or section.get("labels"):
+                opts += ["--model", section.get("model") or str(work / "topic-model")]
         out = work / stage.folder
         steps.append(Step(name, [*stage.command, source, "-o", str(out), *opts]))
         previous = out

@@ -79,3 +79,17 @@ def test_every_option_type_agrees_with_the_stage_config_dataclass(stage):
             assert isinstance(param.type, KINDS[_base(hints[param.name])]), (param.name, hints[param.name], param.type)
             checked += 1
     assert checked >= 3
+
+
+def test_classify_without_a_model_uses_the_default_one_and_swap_the_bundled_bank(tmp_path):
+    """A config that names no topic model and no image bank runs with the defaults (issue 22): no
+    --model and no --image-bank in the planned commands; naming a model or a seed passes --model."""
+    path = tmp_path / "p.toml"
+    path.write_text('[pipeline]\nraw = "r"\nstages = ["ingest", "clean", "classify", "swap"]\n')
+    result = _dry_run(path)
+    assert result.exit_code == 0, result.output
+    assert "classify predict" in result.output and "--model" not in result.output
+    assert "--image-bank" not in result.output
+    path.write_text('[pipeline]\nraw = "r"\nstages = ["ingest", "clean", "classify"]\n[classify]\nseed = "s"\n')
+    result = _dry_run(path)
+    assert result.exit_code == 0 and "--model" in result.output, result.output
