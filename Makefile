@@ -98,7 +98,7 @@ bench: setup
 	$(PY) bench/ingest.py
 	$(PY) bench/clean.py
 	$(PY) bench/classify.py
-	$(PY) bench/classify_real.py
+	$(PY) bench/classify_seed.py
 	$(PY) bench/swap.py
 	$(PY) bench/swap_real.py
 	$(PY) bench/release.py

@@ -258,3 +258,42 @@ def test_predict_in_bfloat16_agrees_with_float32_and_says_so(trained, tmp_path):
     assert max(abs(a - b) for r32, r16 in zip(scores32, scores16) for a, b in zip(r32, r16)) < 0.05
     assert m16["config"]["dtype"] == "bfloat16" and m32["config"]["dtype"] == "float32"
     assert m16["output_hash"] != m32["output_hash"] or scores32 == scores16
+
+
+def test_predict_without_a_model_and_no_default_one_says_how_to_make_it(tmp_path, monkeypatch):
+    """No --model: the default model in $MMRC_MODELS; when `mmrc-build models` has not trained it,
+    one line says so (exit 5), never a traceback."""
+    monkeypatch.setenv("MMRC_MODELS", str(tmp_path / "empty-models"))
+    make_stage_folder(tmp_path / "clean", corpus(), stage="clean")
+    result = invoke("classify", "predict", tmp_path / "clean", "-o", tmp_path / "out")
+    assert result.exit_code == 5, result.output
+    assert result.output.count("\n") == 1 and "no default topic model" in result.output
+    assert "mmrc-build models" in result.output and "Traceback" not in result.output
+
+
+def test_a_learned_other_leaves_the_topic_empty_as_off_taxonomy(tmp_path):
+    """Other is a class the model learns: a dialogue it calls Other gets no topic and the ledger
+    reason off_taxonomy; the 14 topic scores stay (they sum below 1 by the Other share)."""
+    rows = corpus()
+    other = {"Other": ["Write a limerick about a sleepy cat.", "What is 17 times 23?",
+                       "Tell me a riddle with a twist.", "Let's role-play: you are a pirate captain."]}
+    for k, q in enumerate(other["Other"]):
+        rows.append(dialogue([("user", q), ("assistant", "Here is what I would suggest.")],
+                             source_id=f"Other-{k}", topic="Other"))
+    make_stage_folder(tmp_path / "seed", [r for r in rows if r.get("topic")], stage="ingest")
+    result = invoke("classify", "train", "--data", tmp_path / "seed", "-o", tmp_path / "model", "--embedder", MINILM,
+                    "--folds", "2", "--epochs", "60")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "model" / "labels.json").read_text())[-1] == "Other"
+    probe = [dialogue([("user", "Write a limerick about a sleepy cat."), ("assistant", "Sure.")], source_id="p"),
+             dialogue([("user", "How long do I boil an egg?"), ("assistant", "Sure.")], source_id="q")]
+    make_stage_folder(tmp_path / "probe", probe, stage="clean")
+    result = invoke("classify", "predict", tmp_path / "probe", "-o", tmp_path / "out", "--model", tmp_path / "model",
+                    "--abstain-below", "0")
+    assert result.exit_code == 0, result.output
+    ledger = {r["dialogue_id"]: r for r in read_ledger(tmp_path / "out").to_dicts() if r["stage"] == "classify"}
+    out = {r["source_id"]: r for r in scan_dialogues(tmp_path / "out").collect().to_dicts()}
+    assert out["p"]["topic"] is None and ledger[out["p"]["dialogue_id"]]["reason"] == "off_taxonomy"
+    assert out["q"]["topic"] == "Food"
+    assert sum(out["p"]["topic_scores"]) < 0.9  # the Other share is not spread over the 14
+    assert "off_taxonomy 1" in result.output
