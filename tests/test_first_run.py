@@ -122,6 +122,7 @@ def test_the_card_says_only_what_is_true(first_run):
     assert "detection with measured misses, not a guarantee" in body
     assert limits.HELD_OUT in body and limits.card_lines()[0] in body
     assert "PII in the text was detected and replaced" not in body
+    assert "EXIF" not in body  # no image in this release: nothing to say about image metadata
     # the topic model's k-fold figures on its own labels
     assert "hand-labelled dialogues in `classifiers/topic/seed_real/dialogues.jsonl`" in body
     assert "Other recall" in body

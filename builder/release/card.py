@@ -246,7 +246,7 @@ def _pii(facts: Facts) -> str:
             "Review the data before showing it to people.")
 
 
-def _ethics(facts: Facts) -> str:
+def _ethics(facts: Facts, images: int = 1) -> str:
     tox = facts.toxicity
     if not facts.cleaned:
         done = ("No `clean` stage was found in this data's lineage, so PII redaction, EXIF stripping and "
@@ -256,7 +256,8 @@ def _ethics(facts: Facts) -> str:
         if tox:
             how = f"toxic dialogues were dropped by `{tox['name']}` {tox['version'] or ''}".rstrip()
             how += " (a word list: see the note at the top)" if tox["lexicon"] else ""
-        done = f"{_pii(facts)}\n\nImage metadata (EXIF) was stripped; {how}."
+        exif = "Image metadata (EXIF) was stripped; " if images else ""
+        done = f"{_pii(facts)}\n\n{exif}{how if exif else how[0].upper() + how[1:]}."
     return (f"{done} User ids are salted hashes (the salt is never released). If a conversation of yours is in "
             "this dataset and you want it removed, open an issue with its `dialogue_id` or original conversation "
             "id: it is removed in the next version (`--remove-ids`), and stays removed in every later one. Older "
@@ -372,7 +373,7 @@ not use it to identify or contact people.
 
 ## Ethics and takedown
 
-{_ethics(facts)}
+{_ethics(facts, stats["images"] + stats.get("modality_swap_variants", 0))}
 
 ## Citation
 

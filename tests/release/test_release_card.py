@@ -128,7 +128,7 @@ def test_card_lists_sources_toxicity_backend_images_and_variants(tmp_path, linea
     text = card.text
     assert "> **Toxicity was screened with a word list (the `lexicon` backend, better-profanity==0.7.0" in text
     assert text.index("word list") < text.index("## Loading")  # prominent: before anything else
-    assert "toxic dialogues were dropped by `lexicon`" in text
+    assert "Image metadata (EXIF) was stripped; toxic dialogues were dropped by `lexicon`" in text
     assert "| en-logs | 1 | openai | 5 in 1 file(s) | **not stated** | — |" in text
     assert "| zh-logs | 1 | openai | 6 in 2 file(s) | **not stated** | — |" in text
     assert "ru-logs" not in text.split("## Source datasets")[1].split("## Statistics")[0]  # not released
