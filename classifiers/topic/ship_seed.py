@@ -32,6 +32,7 @@ VECTORS_META = HERE / "seed_real" / "embeddings.json"  # {embedder, hash, keys: 
 MAX_TURNS = 8
 USER_CHARS = 2000
 ASSISTANT_CHARS = 800
+MIN_TURNS = 4  # a chitchat label on a one- or two-line chat has too little text to learn from
 LICENCES = {"wildchat": "odc-by", "oasst": "apache-2.0", "topical_chat": "cdla-sharing-1.0", "chitchat": "mit"}
 
 
@@ -66,6 +67,8 @@ def build(out: Path = OUT, log=print) -> dict:
 
     seed = load_seed(strict=True)
     rows = {f"{i.dataset}:{i.source_id}": i for i in seed.items}
+    too_short = sorted(k for k, i in rows.items() if i.dataset == "chitchat" and len(i.turns) < MIN_TURNS)
+    rows = {k: i for k, i in rows.items() if k not in too_short}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "raw").mkdir()
@@ -97,7 +100,8 @@ def build(out: Path = OUT, log=print) -> dict:
     dropped = ledger.filter(pl.col("decision") == "dropped").group_by("reason").len().sort("reason").rows()
     ingest_dropped = (ingest_ledger.filter(pl.col("decision") != "kept").group_by("reason").len().sort("reason")
                       .rows())
-    report = {"labelled": len(rows), "written": len(written), "left_out": left_out,
+    report = {"labelled": len(rows) + len(too_short), "written": len(written), "too_short": too_short,
+              "left_out": left_out,
               "ingest_dropped": dict(ingest_dropped), "clean_dropped": dict(dropped)}
     log(json.dumps(report, indent=1))
     return report
@@ -108,7 +112,7 @@ ANNOTATION = HERE / "seed_real" / "annotation"
 
 
 def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str] | None = None,
-          log=print) -> dict:
+          min_turns: int = MIN_TURNS, log=print) -> dict:
     """Add the rows of annotation CSVs (``dataset,source_id,topic,reason``) to ``labels.csv`` with
     their ids and text hashes; fill ``note`` from a reasons CSV (``dataset,source_id,topic,reason``)
     for rows already there; ``relabel`` maps ``dataset:source_id`` to a corrected topic (a second
@@ -123,7 +127,7 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
     labels = read_labels(LABELS)
     have = {f"{d}:{s}" for d, s in zip(labels["dataset"], labels["source_id"])}
     chitchat = None
-    added, skipped, not_ingestable = [], [], []
+    added, skipped, not_ingestable, too_short = [], [], [], []
     for path in files:
         with open(path, newline="", encoding="utf-8") as fh:
             for row in csv.DictReader(fh):
@@ -134,6 +138,9 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
                 if row["dataset"] == "chitchat":
                     chitchat = chitchat if chitchat is not None else _chitchat()
                     dialogue, source = chitchat[row["source_id"]], CHITCHAT_SOURCE
+                    if len(dialogue["turns"]) < min_turns:  # a one- or two-line chat: too little to learn from
+                        too_short.append(key)
+                        continue
                 elif row["dataset"] == "wildchat":
                     source = f"logs/wildchat/{row['source_id']}.json"
                     dialogue = read_log(default_data_root() / source, source).get(row["source_id"])
@@ -162,6 +169,7 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
     merged = pl.DataFrame(rows + added, schema={c: pl.String for c in labels.columns}).sort("dataset", "source_id")
     merged.write_csv(LABELS)
     report = {"added": len(added), "already_labelled": len(skipped), "not_ingestable": not_ingestable,
+              "too_short": too_short,
               "notes_filled": len(notes),
               "relabelled": sum(1 for r in rows if r["note"].startswith("relabelled ")), "rows": merged.height}
     log(json.dumps(report))
