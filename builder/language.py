@@ -17,7 +17,6 @@ MIN_WORDS = 6  # fewer words than this: one odd word decides the guess (lingua c
 MIN_RELATIVE_DISTANCE = 0.1  # lingua returns None when the top two languages are closer than this
 SAMPLE_CHARS = 2000  # a dialogue's language is read from its first user text, up to this many characters
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
-_CODE = re.compile(r"```.*?```", re.DOTALL)
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W\d_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+(?:['\u2019][^\W\d_]+)*")
 
 
@@ -33,9 +32,27 @@ def _detector():
 def _prepare(text: str | None) -> str | None:
     if not text:
         return None
-    text = _CODE.sub(" ", text)[:SAMPLE_CHARS]
+    text = _without_code(text)[:SAMPLE_CHARS]
     enough = len(_LETTER.findall(text)) >= MIN_LETTERS and len(_WORD.findall(text)) >= MIN_WORDS
     return text if enough else None
+
+
+def _without_code(text: str) -> str:
+    """Code is no language's evidence (unfenced Python reads as Somali): the ranges the ``code``
+    trait finds (fenced and inline code, code-like lines, tab-separated rows) become spaces."""
+    from builder.traits.code import code_ranges
+
+    ranges = code_ranges(text)
+    if not ranges:
+        return text
+    out, pos = [], 0
+    for start, end in ranges:
+        if start > pos:
+            out.append(text[pos:start])
+        out.append(" ")
+        pos = max(pos, end)
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def detect(text: str | None) -> str | None:

@@ -24,3 +24,14 @@ def test_a_language_needs_enough_words_to_be_claimed():
     assert detect_many(["what's a pogonphora yes", "what’s a pogonphora? yes", "Wie spät ist es",
                         "hi there how are you", "Wie spät ist es jetzt bitte", "how are you doing today friend",
                         "今天天气怎么样？我想去公园散步"]) == [None, None, None, None, "de", "en", "zh"]
+
+
+def test_code_is_no_evidence_of_a_language():
+    """Unfenced code read as text is Somali to lingua; the ranges the code trait finds are blanked
+    first (one home for "what is code": builder/traits/code.py). Code alone says nothing; code with a
+    Russian request is Russian."""
+    code = "a = int(input())\nb = int(input())\nc = int(input())\nif a > b:\n    a,b = b,a\nprint(a, b, c)\n"
+    assert detect(code) is None
+    assert detect("Исправь, пожалуйста, этот код, он печатает числа не в том порядке:\n" + code) == "ru"
+    # the fence goes, the question around it stays
+    assert detect("```python\nprint('hello world')\n```\nWhy does this print twice when I run it?") == "en"
