@@ -48,10 +48,15 @@ def stage_chain(data: Path, limit: int = 16) -> list[dict]:
             for m in manifests(data, limit)]
 
 
+def _stage(chain: list[dict], stage: str) -> dict | None:
+    """The manifest of ``stage`` in the lineage (the latest, if it ran more than once), or None."""
+    return next((m for m in reversed(chain) if m.get("stage") == stage), None)
+
+
 def toxicity_backend(chain: list[dict]) -> dict | None:
     """The toxicity scorer the clean stage decided with: ``{name, version, lexicon}``; None when the
     lineage has no clean stage or clean ran without toxicity."""
-    clean = next((m for m in reversed(chain) if m.get("stage") == "clean"), None)
+    clean = _stage(chain, "clean")
     if clean is None or not (clean.get("config") or {}).get("toxicity", True):
         return None
     name = (clean.get("decided_by") or {}).get("toxicity")
@@ -66,14 +71,14 @@ IMAGE_SOURCES = {"image-bank": "image bank", "text-to-image": "text-to-image mod
 
 def topic_model(chain: list[dict]) -> dict | None:
     """The classify stage's topic model figures (classify manifest ``model_quality``), or None."""
-    classify = next((m for m in reversed(chain) if m.get("stage") == "classify"), None)
+    classify = _stage(chain, "classify")
     quality = (classify or {}).get("model_quality")
     return quality if isinstance(quality, dict) else None
 
 
 def pii(chain: list[dict]) -> dict | None:
     """What clean's PII step did: ``{on, backend, entities, action}``; None without a clean stage."""
-    clean = next((m for m in reversed(chain) if m.get("stage") == "clean"), None)
+    clean = _stage(chain, "clean")
     if clean is None:
         return None
     config = clean.get("config") or {}
@@ -89,7 +94,7 @@ def image_source(chain: list[dict]) -> dict | None:
     """Where the swap stage's pictures came from: ``{kind, name}`` (the bank folder's or the
     pipeline folder's name); ``{kind: None, name: None}`` when a swap stage recorded none; None when
     the lineage has no swap stage."""
-    swap = next((m for m in reversed(chain) if m.get("stage") == "swap"), None)
+    swap = _stage(chain, "swap")
     if swap is None:
         return None
     entry = next((m for m in swap.get("models") or [] if isinstance(m, dict) and m.get("name") in IMAGE_SOURCES), None)
@@ -100,7 +105,7 @@ def image_source(chain: list[dict]) -> dict | None:
 
 def raw_folder_name(chain: list[dict]) -> str | None:
     """The name of the raw folder ingest read (``arena_exports``), or None."""
-    ingest = next((m for m in chain if m.get("stage") == "ingest"), None)
+    ingest = _stage(chain, "ingest")
     path = ((ingest or {}).get("input") or {}).get("path")
     if not path:
         return None
@@ -111,5 +116,5 @@ def raw_folder_name(chain: list[dict]) -> str | None:
 
 def ingest_files(chain: list[dict]) -> list[dict]:
     """What ingest read: ``[{file, format, records, quarantined}]`` (paths relative to its raw folder)."""
-    ingest = next((m for m in chain if m.get("stage") == "ingest"), None)
+    ingest = _stage(chain, "ingest")
     return [f for f in (ingest or {}).get("files") or [] if isinstance(f, dict) and f.get("file")]
