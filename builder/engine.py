@@ -29,7 +29,8 @@ from typing import Any, Callable
 import polars as pl
 
 from builder import io
-from builder.errors import ConfigError, InputError
+from builder.devices import resolve_device
+from builder.errors import InputError
 from builder.executors import ExecutorSpec, run_tasks
 from builder.images import ImageStore, carry_images
 from builder.locks import FolderLock
@@ -51,20 +52,6 @@ class ShardResult:
     dialogues: pl.DataFrame
     ledger: pl.DataFrame
     stats: dict[str, Any] = field(default_factory=dict)
-
-
-def resolve_device(device: str) -> str:
-    if device not in ("auto", "cpu", "cuda") and not device.startswith("cuda:"):
-        raise ConfigError(f"unknown device {device!r}; use auto, cpu, cuda or cuda:N")
-    if device == "cpu":
-        return "cpu"
-    import torch
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if not torch.cuda.is_available():
-        raise ConfigError(f"--device {device} was asked for but no CUDA device is visible; use --device cpu")
-    return device
 
 
 def config_dict(config: Any) -> dict:

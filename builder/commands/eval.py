@@ -10,6 +10,23 @@ from builder.commands.common import executor_options, executor_spec
 
 _dir = click.Path(path_type=Path, file_okay=False)
 
+
+class _CountOrAuto(click.ParamType):
+    """A whole number of at least 1, or ``auto``."""
+
+    name = "N|auto"
+
+    def convert(self, value, param, ctx):
+        if value == "auto" or isinstance(value, int):
+            return value
+        try:
+            return int(value)
+        except ValueError:
+            self.fail(f"{value!r} is neither a whole number nor auto", param, ctx)
+
+
+_COUNT_OR_AUTO = _CountOrAuto()
+
 ROLES = {
     "": "the evaluated model",
     "judge-": "the judge",
@@ -88,10 +105,15 @@ def _default(cls: str, name: str):
               help="transformers: auto, cpu, cuda or cuda:N.")
 @click.option("--dtype", default=_default("spec", "dtype"), show_default=True,
               help="transformers: auto, float32, bfloat16, float16.")
-@click.option("--batch-size", default=_default("spec", "batch_size"), show_default=True,
-              help="transformers: questions per generate call.")
-@click.option("--prefix-cache", type=click.Choice(["auto", "off"]), default=_default("spec", "prefix_cache"),
-              show_default=True, help="transformers: encode a dialogue's history once for all its questions.")
+@click.option("--batch-size", type=_COUNT_OR_AUTO, default=_default("spec", "batch_size"), show_default=True,
+              help="transformers: questions per generate call, from many dialogues, sorted by prompt length; auto: "
+                   "sized from free GPU memory on CUDA, a fixed size on CPU (the run's manifest says which).")
+@click.option("--prefix-cache", type=click.Choice(["off", "on"]), default=_default("spec", "prefix_cache"),
+              show_default=True, help="transformers: on = one dialogue's questions per generate call on its history "
+                                      "encoded once (slower than cross-dialogue batches on a GPU).")
+@click.option("--compile", "compile_", is_flag=True,
+              help="transformers: static KV cache + torch.compile of the decode step where the model supports it; "
+                   "where it cannot, one line says why and the run goes on uncompiled (recorded in the manifest).")
 @click.option("--trust-remote-code", is_flag=True,
               help="transformers: run the Python code a model folder ships (MiniCPM-V, mPLUG-Owl3 need it). Code "
                    "from the folder runs with your rights: only for folders you trust. Weights still load from "
@@ -140,6 +162,7 @@ def _default(cls: str, name: str):
 def run(release, revision, backend, model, base_url, api_key_env, judge_backend, judge_model, judge_base_url,
         judge_api_key_env, notetaker_backend, notetaker_model, notetaker_base_url, notetaker_api_key_env,
         judge_mode, judge_context, judge_concurrency, judge_timeout, notes, device, dtype, batch_size, prefix_cache,
+        compile_,
         trust_remote_code, load_in_4bit, concurrency, timeout, max_retries, max_new_tokens, generation, temperature,
         top_p, seed, context_length, overflow, extract, configs, abilities, limit, sample, predict_only, rejudge,
         name, cache_path, out_root, executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
@@ -155,7 +178,7 @@ def run(release, revision, backend, model, base_url, api_key_env, judge_backend,
     model_spec = _spec(backend, model, base_url, api_key_env,
                        {**shared, "context_length": context_length, "overflow": overflow, "generation": generation,
                         "temperature": temperature, "top_p": top_p, "seed": seed,
-                        "trust_remote_code": trust_remote_code, "load_in_4bit": load_in_4bit})
+                        "trust_remote_code": trust_remote_code, "load_in_4bit": load_in_4bit, "compile": compile_})
     judge_spec = None
     if judge_mode == "none" or judge_backend == "none":
         if judge_model:

@@ -9,6 +9,7 @@ and a rerun gives the same bytes.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -228,10 +229,16 @@ def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=Non
         return groups
 
     if executor is None or executor.name == "local":
-        for chunk in chunks():
-            groups = groups_of(chunk)
-            if groups:
-                backend.run(groups, lambda request, reply: on_reply(request.key, reply.to_json()))
+        reply = lambda request, answer: on_reply(request.key, answer.to_json())  # noqa: E731
+        if getattr(backend, "pools_groups", False):  # one lazy stream: its batches span chunks of dialogues
+            stream = (group for chunk in chunks() for group in groups_of(chunk))
+            first = next(stream, None)  # a bad release fails, and an all-cached run ends, before a model loads
+            if first is not None:
+                backend.run(itertools.chain([first], stream), reply)
+        else:  # an event-loop backend: a chunk's notes are taken before its groups are sent
+            for chunk in chunks():
+                if groups := groups_of(chunk):
+                    backend.run(groups, reply)
     else:  # one dialogue's questions per task, on worker processes or Ray actors with a model each
         from builder.executors import run_tasks
 

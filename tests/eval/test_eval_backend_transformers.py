@@ -44,11 +44,13 @@ def test_batched_answers_equal_unbatched(smoke_model):
     reference, _ = _answers(smoke_model, batch_size=1, prefix_cache="off")
     assert all(r.status == "ok" and r.completion_tokens > 0 for r in reference.values())
     assert len({r.text for r in reference.values()}) > 1, "the smoke model must depend on its input"
-    for spec in ({"batch_size": 8, "prefix_cache": "off"}, {"batch_size": 8}, {"batch_size": 2}):
+    for spec in ({"batch_size": 8, "prefix_cache": "off"}, {"batch_size": 8, "prefix_cache": "on"},
+                 {"batch_size": 2, "prefix_cache": "on"}):
         got, backend = _answers(smoke_model, **spec)
         assert {k: (r.text, r.prompt_tokens) for k, r in got.items()} == \
                {k: (r.text, r.prompt_tokens) for k, r in reference.items()}, spec
     assert backend.stats["prefix_groups"] == 1 and backend.stats["prefix_unstable"] == 0
+    assert backend.stats["path"] == "per-dialogue-prefix"
 
 
 def test_control_tokens_in_dialogue_text_are_plain_text(smoke_model):

@@ -26,6 +26,7 @@ BACKENDS = {
 }
 OVERFLOW_POLICIES = ("record", "truncate-history")
 GENERATION_MODES = ("greedy", "model-default")
+PREFIX_CACHE = ("off", "on")
 # ok; context_overflow (prompt longer than the context); prompt_error (the chat template or an image
 # cannot take this prompt); request_rejected (the server refuses this request for good: a 4xx that is
 # not about length); backend_error (transient, after retries: not cached, a rerun retries it)
@@ -40,8 +41,9 @@ class BackendSpec:
     model: str
     device: str = "auto"
     dtype: str = "auto"
-    batch_size: int = 8
-    prefix_cache: str = "auto"  # auto | off (transformers)
+    batch_size: int | str = "auto"  # transformers: rows per generate call, or auto (from free memory on CUDA)
+    prefix_cache: str = "off"  # on | off (transformers): one dialogue's questions on its encoded history
+    compile: bool = False  # transformers: static KV cache + torch.compile of the decode step
     base_url: str | None = None
     api_key_env: str | None = None  # no key is sent unless the user names the variable holding it
     concurrency: int = 8
@@ -88,8 +90,12 @@ class BackendSpec:
             raise ConfigError(f"{self.option('api-key-env')} takes the NAME of an environment variable (e.g. "
                               "OPENAI_API_KEY), not the key itself")
         for name in ("batch_size", "concurrency"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{self.option(name.replace('_', '-'))} must be at least 1")
+            value = getattr(self, name)
+            if value != "auto" and not (isinstance(value, int) and value >= 1):
+                raise ConfigError(f"{self.option(name.replace('_', '-'))} must be a whole number of at least 1 or "
+                                  f"auto (not {value!r})")
+        if self.prefix_cache not in PREFIX_CACHE:
+            raise ConfigError(f"unknown --prefix-cache {self.prefix_cache!r}; available: {', '.join(PREFIX_CACHE)}")
         if not (isinstance(self.timeout_s, (int, float)) and math.isfinite(self.timeout_s) and self.timeout_s > 0):
             raise ConfigError(f"{self.option('timeout')} must be a number of seconds above 0 (not {self.timeout_s}): "
                               "it bounds every request")
@@ -106,9 +112,9 @@ class BackendSpec:
             raise ConfigError("--temperature must be between 0 and 5")
         if self.top_p is not None and not 0 < self.top_p <= 1:
             raise ConfigError("--top-p must be in (0, 1]")
-        if self.backend != "transformers" and (self.trust_remote_code or self.load_in_4bit):
-            raise ConfigError("--trust-remote-code and --load-in-4bit load a model in process: they apply to the "
-                              "transformers backend only")
+        if self.backend != "transformers" and (self.trust_remote_code or self.load_in_4bit or self.compile):
+            raise ConfigError("--trust-remote-code, --load-in-4bit and --compile load a model in process: they apply "
+                              "to the transformers backend only")
         return self
 
 

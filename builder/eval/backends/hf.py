@@ -1,11 +1,15 @@
 """The ``transformers`` backend: AutoModelForImageTextToText + AutoProcessor chat template.
 
-- Greedy decoding, left padding, batches sorted by length.
-- A dialogue's questions share its golden history: the history is encoded once (one
-  forward pass with its images) and its KV cache is reused for every question of the group,
-  batched with the padding between the cached prefix and each question. This is used only
-  when the chat template renders the history as an exact token prefix of each full prompt
-  (checked per group; otherwise the group runs unbatched-prefix, counted in ``stats``).
+- Greedy decoding, left padding. By default questions of many dialogues share a generate call:
+  pooled, sorted by prompt length and batched (``batching.py``; ``--batch-size N|auto``), each
+  prompt encoded once and the batch padded from those encodings.
+- ``--prefix-cache on``: a dialogue's questions share its golden history instead: the history is
+  encoded once (one forward pass with its images) and its KV cache is reused for every question of
+  the group, batched with the padding between the cached prefix and each question. This is used
+  only when the chat template renders the history as an exact token prefix of each full prompt
+  (checked per group; otherwise the group joins the cross-dialogue pool, counted in ``stats``).
+  It measured slower on a GPU (one dialogue per generate call), hence off by default.
+- ``stats`` says which path ran, the batch size chosen and why, batches and padding.
 - A prompt longer than the context is ``context_overflow`` (never truncated), unless the
   spec's overflow policy is ``truncate-history``.
 - Weights load only from safetensors, never with remote code.
@@ -20,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from builder.errors import ConfigError, ModelError, require
-from builder.eval.backends import BackendSpec, Group, Reply, Request, clean_text, drop_oldest
+from builder.eval.backends import BackendSpec, Group, Reply, Request, batching, clean_text, drop_oldest, static_compile
 
 
 def resolve_model_folder(name_or_path: str) -> Path:
@@ -46,6 +50,7 @@ def check_safe_weights(folder: Path) -> None:
 
 class TransformersBackend:
     name = "transformers"
+    pools_groups = True  # run() takes a lazy stream of groups and batches questions across them
 
     def __init__(self, spec: BackendSpec):
         self.spec = spec
@@ -55,14 +60,18 @@ class TransformersBackend:
         self.multimodal = None
         self.device = None
         self._identity = None
-        self.stats = {"prefix_groups": 0, "prefix_unstable": 0, "batches": 0, "generated": 0}
+        self.plan: batching.BatchPlan | None = None
+        self.width_multiple = 1  # prompts padded to a multiple of this (the compiled path: fewer shapes)
+        self.stats = {"path": "per-dialogue-prefix" if spec.prefix_cache == "on" else "cross-dialogue",
+                      "batches": 0, "generated": 0, "rows_max": 0, "prompt_tokens": 0, "padding_tokens": 0,
+                      "prefix_groups": 0, "prefix_unstable": 0, "compiled": False}
 
     # -- identity -------------------------------------------------------------------------
     def identity(self) -> dict:
         """What decides the answers (the cache key): weights, resolved device kind and dtype, policy."""
         import torch
 
-        from builder.engine import resolve_device
+        from builder.devices import resolve_device
         from builder.io import sha256_json
         from builder.models import folder_fingerprint
 
@@ -97,7 +106,7 @@ class TransformersBackend:
         from safetensors import SafetensorError
         from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
 
-        from builder.engine import resolve_device
+        from builder.devices import resolve_device
 
         self.device = self.device or resolve_device(self.spec.device)
         remote = self.spec.trust_remote_code
@@ -132,6 +141,13 @@ class TransformersBackend:
         self.context = self.spec.context_length or getattr(text_config, "max_position_embeddings", None)
         if not self.context:
             raise ModelError(f"{self.folder} does not say its context length; pass --context-length N")
+        free = torch.cuda.mem_get_info(torch.device(self.device))[0] if self.device.startswith("cuda") else None
+        self.plan = batching.plan_for(self.spec.batch_size, self.device, text_config, dtype.itemsize, free)
+        self.stats.update(self.plan.describe())
+        if self.spec.compile:
+            self.stats.update(static_compile.enable(self.model, self.device))
+            if self.stats["compiled"]:
+                self.width_multiple = static_compile.PROMPT_WIDTH_MULTIPLE
 
     def _four_bit(self, torch, transformers) -> dict:
         """4-bit weights (bitsandbytes NF4, bfloat16 compute): CUDA only, an optional extra."""
@@ -233,10 +249,12 @@ class TransformersBackend:
         return out
 
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None:
+        """Questions of many dialogues pooled, sorted by prompt length and batched (the default), or
+        with ``--prefix-cache on`` each dialogue's questions on its encoded history."""
         self.setup()
         import torch
 
-        singles: list[tuple] = []
+        pool: list[tuple] = []
         with torch.inference_mode():
             for group in groups:
                 ready = []
@@ -251,44 +269,69 @@ class TransformersBackend:
                         on_reply(request, fitted)
                     else:
                         ready.append((request, *fitted))
-                use_prefix = (self.spec.prefix_cache != "off" and group.prefix_len > 0 and len(ready) > 1
+                use_prefix = (self.spec.prefix_cache == "on" and group.prefix_len > 0 and len(ready) > 1
                               and all(item[2] == 0 for item in ready))
                 if use_prefix and self._run_prefixed(group, ready, on_reply):
                     continue
-                singles.extend(ready)
-                if len(singles) >= 4 * self.spec.batch_size:
-                    self._run_plain(singles, on_reply)
-                    singles = []
-            if singles:
-                self._run_plain(singles, on_reply)
+                pool.extend(ready)
+                if len(pool) >= batching.POOL_BATCHES * self.plan.rows:
+                    pool = self._run_batches(pool, on_reply, keep_last=True)
+            if pool:
+                self._run_batches(pool, on_reply, keep_last=False)
 
     def _fit(self, request: Request):
-        """(messages, dropped, ids) that fit the context, or a context_overflow reply."""
+        """(messages, dropped, encoding) that fit the context, or a context_overflow reply."""
         messages, dropped = request.messages, 0
         while True:
-            ids = self._encode([messages])["input_ids"][0]
-            if ids.shape[0] + request.max_new_tokens <= self.context:
-                return messages, dropped, ids
+            enc = self._encode([messages])
+            length = enc["input_ids"].shape[1]
+            if length + request.max_new_tokens <= self.context:
+                return messages, dropped, enc
             if self.spec.overflow != "truncate-history" or (cut := drop_oldest(messages)) is None:
-                return Reply("context_overflow", prompt_tokens=int(ids.shape[0]),
-                             error=f"{ids.shape[0]} prompt + {request.max_new_tokens} new tokens > "
-                                   f"context {self.context}")
+                return Reply("context_overflow", prompt_tokens=int(length),
+                             error=f"{length} prompt + {request.max_new_tokens} new tokens > context {self.context}")
             messages, n = cut
             dropped += n
 
-    def _run_plain(self, items, on_reply) -> None:
-        items = sorted(items, key=lambda item: item[3].shape[0])
-        size = self.spec.batch_size
-        for start in range(0, len(items), size):
-            chunk = items[start:start + size]
-            enc = self._encode([messages for _, messages, _, _ in chunk]).to(self.device)
-            limits = [request.max_new_tokens for request, *_ in chunk]
-            out = self.model.generate(**enc, generation_config=self._generation_config(max(limits)))
-            self.stats["batches"] += 1
-            decoded = self._decode(out[:, enc["input_ids"].shape[1]:], limits)
-            for (request, _, dropped, ids), (text, n, finish) in zip(chunk, decoded):
-                self.stats["generated"] += 1
-                on_reply(request, Reply("ok", text, int(ids.shape[0]), n, finish, truncated_messages=dropped))
+    def _run_batches(self, items, on_reply, keep_last: bool) -> list:
+        """Generate the pooled questions in length-sorted batches; with ``keep_last`` the last batch (the
+        longest prompts) goes back to the pool to be joined by prompts of its length still to come."""
+        lengths = [enc["input_ids"].shape[1] for *_, enc in items]
+        cap = max(request.max_new_tokens for request, *_ in items)
+        planned = batching.batches(lengths, cap, self.plan)
+        kept = planned.pop() if keep_last else []
+        for indices in planned:
+            self._generate([items[i] for i in indices], on_reply)
+        return [items[i] for i in kept]
+
+    def _generate(self, chunk, on_reply) -> None:
+        encodings = [enc for *_, enc in chunk]
+        batch = batching.pad_left(encodings, self.tokenizer.pad_token_id, multiple=self.width_multiple)
+        width = batch["input_ids"].shape[1]
+        limits = [request.max_new_tokens for request, *_ in chunk]
+        inputs = {k: v.to(self.device) for k, v in batch.items()}
+        try:
+            out = self.model.generate(**inputs, generation_config=self._generation_config(max(limits)))
+        except Exception as exc:  # noqa: BLE001 - only the compiled path falls back, and says so
+            if not self.stats["compiled"]:
+                raise
+            self.stats.update(static_compile.disable(self.model, f"the compiled generate failed ({type(exc).__name__}: "
+                                                                 f"{str(exc).splitlines()[0][:200] if str(exc) else ''})"))
+            self.width_multiple = 1
+            return self._generate(chunk, on_reply)
+        if self.stats["compiled"] and not hasattr(self.model, "_compiled_call"):  # generate chose not to compile
+            self.stats.update(static_compile.disable(self.model, "transformers' generate did not compile the decode "
+                                                                 "step (its auto-compile criteria were not met)"))
+            self.width_multiple = 1
+        lengths = [e["input_ids"].shape[1] for e in encodings]
+        self.stats["batches"] += 1
+        self.stats["rows_max"] = max(self.stats["rows_max"], len(chunk))
+        self.stats["prompt_tokens"] += sum(lengths)
+        self.stats["padding_tokens"] += width * len(chunk) - sum(lengths)
+        for (request, _, dropped, _), length, (text, n, finish) in zip(chunk, lengths,
+                                                                       self._decode(out[:, width:], limits)):
+            self.stats["generated"] += 1
+            on_reply(request, Reply("ok", text, int(length), n, finish, truncated_messages=dropped))
 
     def _run_prefixed(self, group: Group, ready, on_reply) -> bool:
         """Encode the shared history once, then every question on top of its KV cache."""
@@ -298,7 +341,8 @@ class TransformersBackend:
         prefix = self._encode([ready[0][1][: group.prefix_len]], generation_prompt=False)
         prefix_ids = prefix["input_ids"][0]
         size = prefix_ids.shape[0]
-        for _, _, _, ids in ready:
+        for _, _, _, enc in ready:
+            ids = enc["input_ids"][0]
             if ids.shape[0] <= size or not torch.equal(ids[:size], prefix_ids):
                 self.stats["prefix_unstable"] += 1
                 return False
@@ -306,10 +350,10 @@ class TransformersBackend:
         cache = self.model(**prefix.to(self.device), cache=DynamicCache(config=self.model.config.get_text_config()),
                            use_cache=True).cache
         pad = self.tokenizer.pad_token_id
-        step = self.spec.batch_size
+        step = self.plan.rows
         for start in range(0, len(ready), step):
             chunk = ready[start:start + step]
-            tails = [ids[size:] for _, _, _, ids in chunk]
+            tails = [enc["input_ids"][0][size:] for _, _, _, enc in chunk]
             width = max(t.shape[0] for t in tails)
             ids = torch.stack([torch.cat([prefix_ids, torch.full((width - t.shape[0],), pad), t]) for t in tails])
             mask = torch.stack([torch.cat([torch.ones(size, dtype=torch.long),
@@ -323,7 +367,7 @@ class TransformersBackend:
             self.stats["batches"] += 1
             for (request, _, _, full), (text, n, finish) in zip(chunk, self._decode(out[:, ids.shape[1]:], limits)):
                 self.stats["generated"] += 1
-                on_reply(request, Reply("ok", text, int(full.shape[0]), n, finish))
+                on_reply(request, Reply("ok", text, int(full["input_ids"].shape[1]), n, finish))
         return True
 
     def close(self) -> None:
