@@ -96,7 +96,7 @@ def _default(cls: str, name: str):
 @click.option("--judge-context", type=click.Choice(["evidence", "full"]), default=_default("config", "judge_context"),
               show_default=True, help="What the judge reads of the conversation: the evidence turns the annotator "
                                       "named (gold_turns) or the whole conversation's text.")
-@click.option("--judge-concurrency", type=int, default=None,
+@click.option("--judge-concurrency", type=_COUNT_OR_AUTO, default=None,
               help="openai judge: requests in flight (default: --concurrency).")
 @click.option("--judge-timeout", type=float, default=None, help="openai judge: seconds per request (default: --timeout).")
 @click.option("--notes", is_flag=True, help="Note-taking (MMRC §5): a notetaker keeps JSON notes put before "
@@ -121,8 +121,9 @@ def _default(cls: str, name: str):
 @click.option("--load-in-4bit", is_flag=True,
               help="transformers on CUDA: 4-bit (NF4) weights, needs the optional extra `pip install "
                    "'mmrc-build[quant]'` (bitsandbytes). The CPU cannot: it is refused there.")
-@click.option("--concurrency", default=_default("spec", "concurrency"), show_default=True,
-              help="openai: requests in flight.")
+@click.option("--concurrency", type=_COUNT_OR_AUTO, default=_default("spec", "concurrency"), show_default=True,
+              help="openai: requests in flight; auto ramps 4, 8, 16, ... while throughput rises by more than 10% "
+                   "(a batching server such as vLLM; the manifest records the levels tried).")
 @click.option("--timeout", default=_default("spec", "timeout_s"), show_default=True, help="openai: seconds per request.")
 @click.option("--max-retries", default=_default("spec", "max_retries"), show_default=True,
               help="openai: retries on 429/5xx/timeouts.")

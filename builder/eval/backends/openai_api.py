@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 from builder.credentials import redact_url
 from builder.errors import ConfigError, require
 from builder.eval.backends import BackendSpec, Group, Reply, Request, clean_text, drop_oldest
+from builder.eval.backends.ramp import ConcurrencyRamp
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 OVERFLOW = re.compile(r"context length|context_length|maximum context|context size|context window|"
@@ -77,6 +78,8 @@ class OpenAIBackend:
         self.sleep = sleep or asyncio.sleep
         self.retry_base_s, self.retry_cap_s = retry_base_s, retry_cap_s
         self.stats = {"requests": 0, "retries": 0, "backend_errors": 0, "context_overflow": 0, "prefix_warm_groups": 0}
+        # --concurrency auto: in flight ramps while throughput rises (ramp.py); a number is a fixed limit
+        self.ramp = ConcurrencyRamp() if spec.concurrency == "auto" else None
         self._server: dict | None = None
         self._fatal: Exception | None = None
 
@@ -142,9 +145,10 @@ class OpenAIBackend:
     async def _run(self, groups: Iterable[Group], on_reply) -> None:
         import httpx
 
-        limits = httpx.Limits(max_connections=self.spec.concurrency)
+        ceiling = self.ramp.cap if self.ramp else self.spec.concurrency
+        limits = httpx.Limits(max_connections=ceiling)
         timeout = httpx.Timeout(self.spec.timeout_s)
-        semaphore = asyncio.Semaphore(self.spec.concurrency)
+        semaphore = self.ramp or asyncio.Semaphore(self.spec.concurrency)
         urls: dict[str, str] = {}
         async with httpx.AsyncClient(transport=self.transport, timeout=timeout, limits=limits,
                                      headers=self._headers()) as client:
@@ -174,12 +178,14 @@ class OpenAIBackend:
                 if self._fatal is not None:
                     break
                 pending.add(asyncio.ensure_future(group_task(group)))
-                if len(pending) >= 2 * self.spec.concurrency:
+                if len(pending) >= 2 * (self.ramp.limit if self.ramp else self.spec.concurrency):
                     done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
                     for task in done:
                         task.result()  # a bug in a task must not vanish
             if pending:
                 await asyncio.gather(*pending)
+        if self.ramp:
+            self.stats.update(self.ramp.describe())
 
     def _body(self, messages: list[dict], max_new_tokens: int, urls: dict) -> dict:
         body = {"model": self.spec.model, "messages": to_openai(messages, urls, self.stats), "max_tokens": max_new_tokens}
