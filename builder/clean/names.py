@@ -161,8 +161,23 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
 
 
 # Closed-class words before a place or an organisation ("to Kraków", "at Nvidia"), not a person.
-LOCATIVE_BEFORE = re.compile(r"\b(?:in|at|to|from|near|into|across|around|towards?|through|via|outside|inside|visit"
+LOCATIVE_BEFORE = re.compile(r"\b(?:in|at|on|over|along|past|up|down|to|from|of|near|into|across|around|towards?|through|via|outside|inside|visit"
                              r"|visited|visiting|across|within|throughout|between)\s+$", re.I)
+
+
+THING_AFTER = re.compile(r"^\s*(?:\d|gmbh\b|ag\b|s\.?a\.?\b|ltd\b|inc\b|llc\b|corp\b|plc\b|co\.)", re.I)  # "Chandrayan 3"
+AUTHOR_AFTER = re.compile(r"^,?\s+(?:[A-Z]\.\s?){1,3}(?:[,(&]|$)|^\s*\(\d{4}\)|^,\s+\d{4}\b")  # "Moser, K. (2009)"
+
+
+def english_sentence(text: str, start: int, end: int) -> bool:
+    """Most words of the sentence around the span are English words (German capitalises every
+    noun; a Spanish or Polish sentence inside an English turn is no place for this guess)."""
+    from builder.clean.sentence import bounds
+    from builder.clean.truecase import is_english_word
+
+    left, right = bounds(text, start, end)
+    words = re.findall(r"[a-z]+", (text[left:start] + " " + text[end:right]).lower())
+    return len(words) >= 3 and sum(is_english_word(w) for w in words) >= 0.75 * len(words)
 
 
 def first_person_names(text: str, entities, found: list) -> list[tuple[int, int, str, float, str]]:
@@ -179,9 +194,12 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
     other = [(s, e) for s, e, label in entities if label not in ("PERSON", "GPE", "ORG", "NORP", "LOC")]
     taken = [(f[0], f[1]) for f in found]
     out = []
-    for m in re.finditer(CAP_NAME, text):
+    for m in re.finditer(rf"(?<![\w'’-]){CAP_NAME}", text):
         start, end = m.start(), m.end()
-        if any(s < end and start < e for s, e in other + taken):
+        if any(s < end and start < e for s, e in other + taken) or re.match(r"[-'’]\w", text[end:end + 2]):
+            continue  # "AI-generated", "Isn't", "Wynwood's": a word part, not a name
+        if (AUTHOR_AFTER.match(text[end:end + 12]) or THING_AFTER.match(text[end:end + 12])
+                or not english_sentence(text, start, end)):
             continue
         left, _ = bounds(text, start, end)
         head = text[left:start]
@@ -403,6 +421,15 @@ def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
     return out
 
 
+def _title_follows(text: str, at: int) -> bool:
+    """"08:30 Ultimate Spider-Man: Back In Black": title-case words after the colon are a
+    programme's subtitle (a schedule), not a chat message."""
+    line = text[at:text.find("\n", at) if "\n" in text[at:] else len(text)]
+    words = re.findall(r"[^\W\d_][\w'’-]*", line)[:4]
+    content = [w for w in words if w.lower() not in ("to", "of", "the", "a", "an", "in", "at", "and", "on")]
+    return len(words) >= 2 and words[0][0].isupper() and all(w[0].isupper() for w in content)
+
+
 def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     """Names any language shows by its shape: a signature after a closing phrase, a
     self-introduction (also lower-case: "my name praba")."""
@@ -416,7 +443,7 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     if m and _plausible(m.group("name")) and all(name_like(w) for w in m.group("name").split()):
         out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
     for m in TRANSCRIPT_SPEAKER.finditer(text):
-        if _plausible(m.group("name")) and name_like(m.group("name")):
+        if _plausible(m.group("name")) and name_like(m.group("name")) and not _title_follows(text, m.end()):
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "transcript"))
     for m in LOWER_INTRO.finditer(text):
         name = m.group("name")

@@ -208,16 +208,20 @@ CUED_IDENTIFIER = re.compile(r"\b(?:number|no\.?|num|nr|#|id|code|acct|account|p
 MONEY_OR_UNIT = re.compile(r"^\s?(?:%|[kmgt]?b\b|[kmgt]?hz\b|km|kg|mm|cm|ms|px|usd|eur|gbp|dollars?|euros?|pounds?"
                            r"|rupees?|yen|rubles?|times|x\b|years?|people|users|rows|lines|words|tokens|bytes)", re.I)
 MATH_AROUND = re.compile(r"[+*/×÷=^<>]\s*$|^\s*[+*/×÷=^<>]|^\s*-\s+\d")
-NOT_PERSONAL_CUE = re.compile(r"\b(?:isbn|issn|doi|arxiv|pmid|sha\d*|md5|hash|commit|version|build|v\.?|step|seed"
-                              r"|port|pid|epoch|timestamp|unix)\s*[:#]?\s*$", re.I)
+NOT_PERSONAL_CUE = re.compile(r"(?:\b(?:isbn|issn|doi|arxiv|pmid|pii|sha\d*|md5|hash|commit|version|build|v\.?|step|seed"
+                              r"|port|pid|epoch|timestamp|unix|coupon|order|tracking|invoice|serial|transaction|txn|sku"
+                              r"|imei|barcode|ean|upc|bin|bins|emoji)(?:\s*(?:id|number|no\.?|#|code))?|_id)[\s\"':=#：]*$",
+                              re.I)  # a thing's number (an order, a coupon, an article), not a person's
 
 
 def _looks_identifier(value: str, cued: bool) -> bool:
     digits = re.sub(r"\D", "", value)
     groups = re.findall(r"\d+", value)
     letters = re.sub(r"[^A-Z]", "", value)
-    if DATE_LIKE.fullmatch(value) or YEARS.fullmatch(value) or _unix_time(digits):
-        return False
+    if DATE_LIKE.fullmatch(value) or YEARS.fullmatch(value) or _unix_time(digits) or len(set(digits)) <= 2:
+        return False  # 999999999999999: a placeholder
+    if re.match(r"(?:CVE|GHSA|RFC|ISO|EN|DIN|IEC)-?\d", value):
+        return False  # a public reference
     if "." in value and (len(groups[0]) <= 2 or len(groups) == 4 and all(int(g) < 256 for g in groups)):
         return False  # 3.14159, 10.0.19045 (a version), 192.168.1.20 (the IP finder's)
     if letters:

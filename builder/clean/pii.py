@@ -174,14 +174,16 @@ class PiiDetector:
                     rule = "private_ip_in_code"
                 elif finder.name == "IdentifierShapes" and in_ranges(start, end, code):
                     rule = "identifier_in_code"
+                elif finder.name == "IdentifierShapes" and in_code_list(text, start, end):
+                    rule = "identifier_in_code_list"
                 elif entity == "PHONE_NUMBER" and in_code_list(text, start, end):
                     rule = "phone_in_code_list"
                 elif entity == "PERSON":
                     end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
                     if basis == ["ner"] and ner_text == text:
                         start, end = trim_lower_case(text, start, end)
-                    if end <= start:
-                        continue
+                    if end <= start or basis == ["first_person"] and not text[start].isupper():
+                        continue  # a name guessed by grammar alone is one the user capitalised
                     start, end = whole_name(text, start, end)
                     if (finder.english_only and ner_text != text and basis == ["ner"]
                             and not census_name(text[start:end]) and text[start:end].isascii()

@@ -48,6 +48,11 @@ NAMES = ("PERSON",)
 MODEL_MADE = tuple(sorted(entities.MODEL_MADE))
 
 RULES: tuple[Rule, ...] = (
+    Rule("model_first_person_guess", NAMES,
+         "a name guessed from a first-person sentence means the user's scene only in a turn the user typed",
+         lambda ctx: True, s.model_first_person_guesses,
+         (Example((("user", "How do I test a contract?"),
+                   ("assistant", "We will use Hardhat to test this contract, as I showed above.")), "Hardhat"),)),
     Rule("model_brought_up_name", NAMES,
          "a chat model cannot know private people: a name only a model turn brings up is public or made up",
          lambda ctx: ctx.config.model_names_public, s.model_names,

@@ -243,6 +243,7 @@ SPAN_RULES = {
     "name_in_code": "identifiers in code and pasted tables are no names",
     "private_ip_in_code": "a LAN address in a program or a config is the same router in millions of homes",
     "phone_in_code_list": "a number among short codes is no phone",
+    "identifier_in_code_list": "a long number among short codes (card bins, product codes) is one more code",
     "identifier_in_code": "a long number in a program, a log or a config is a constant or a key, not a person's id",
     "truecasing_typo": "a lower-case typo truecasing capitalised is no name",
     "entity_not_selected": "a finder reported an entity this run does not scrub (--entities)",

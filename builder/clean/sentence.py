@@ -21,10 +21,11 @@ from builder.traits.fiction import asks_for_fiction
 from builder.traits.puzzle import puzzle
 
 BOUNDARY = re.compile(r"[.!?;]+(?=\s|$)|\n")
-FIRST_PERSON = re.compile(r"(?<![\w'’])(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself|we|we're|we’re"
+FIRST_PERSON = re.compile(r"(?<![\w'’])(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself|we|we're|we’re"
                           r"|we've|we’ve|our|ours|us)(?![\w'’])", re.I)
 # "Samsung" is no "I": a lone capital I inside a word never counts; "US" (the country) is no "us".
 COUNTRY_US = re.compile(r"(?<![\w])US(?![\w])")
+QUOTED = re.compile(r"[\"“”«»]")  # a name inside quotes is somebody speaking or a title, not the user's scene
 ACTION = re.compile(r"\*[^*\n]{2,}\*")  # a role-play action ("*I smile at Natsuki*"): a character speaks
 
 WHY = "a name in a sentence where the user speaks of their own life is a real person's, whatever the turn asks"
@@ -32,7 +33,7 @@ EXAMPLES = (("Write a story about a dragon.\nI broke up with Jovana last month."
             ("Write a short story about Lily Marsh and her dragon.", "Lily Marsh", False),
             ("write me a story about my cat Lily", "Lily", False),
             ("Anna calls Beth. Who does 'her' refer to? My teacher gave it.", "Anna", False),
-            ("Continue the scene. Emergency contact: Abebe Xu (0803 568 7486)", "Abebe Xu", True))
+            ("She said “I met Tomas there”, and laughed.", "Tomas", False))
 
 
 def bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -62,5 +63,7 @@ def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]]
         return False
     left, right = bounds(text, start, end)
     sentence = text[left:right]
+    if QUOTED.search(sentence[:start - left]) and QUOTED.search(sentence[end - left:]):
+        return False
     rest = sentence[:start - left] + " " + sentence[end - left:]  # the name itself is no pronoun ("Im Ho")
     return first_person(rest) or any(left <= s < right and not (s < end and start < e) for s, e in structured)

@@ -16,6 +16,7 @@ from builder.clean.pii import TurnScan
 from builder.clean.precision import PUBLIC_FIGURES
 from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
 from builder.traits import Traits
+from builder.traits.fiction import narrated
 from builder.traits.long_paste import long_paste
 
 WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
@@ -121,8 +122,8 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     """The span is in a user turn the user typed (no long paste), in a sentence where they speak
     of their own world (builder/clean/sentence.py), and it names no character the dialogue's
     story sets up or tells: no trait of the turn makes it a character or a public name."""
-    if ctx.turns[i]["role"] != "user" or long_paste(text):
-        return False
+    if ctx.turns[i]["role"] != "user" or long_paste(text) or narrated(text):
+        return False  # a script or a story the user types: its "I" is a character's
     structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
     if not sentence.own_world(text, span["start"], span["end"], structured):
         return False
@@ -140,6 +141,12 @@ def _characters(ctx: Context) -> set[str]:
                 if _person(s) and (story_turn or sentence.in_request(text, s["start"], s["end"])):
                     ctx.characters |= set(text[s["start"]:s["end"]].split())
     return ctx.characters
+
+
+def model_first_person_guesses(ctx: Context) -> list[TurnScan]:
+    """Names found by grammar alone (``first_person``: a capitalised non-word in a first-person
+    sentence) in a model turn: the model's "I" is the model, its sentence no user's scene."""
+    return _filter(ctx, lambda i, text, s: ctx.turns[i]["role"] != "user" and s.get("basis") == "first_person")
 
 
 def all_names(ctx: Context) -> list[TurnScan]:

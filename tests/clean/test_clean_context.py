@@ -1,0 +1,90 @@
+"""Decisions from context that generalises: the sentence a name stands in (first person, no story
+request), identifier-shaped numbers whatever their label, and names found by their shape and
+grammar (chat-log speakers, last-line signatures, lower-case introductions, first-person
+sentences). Each assertion is a hand-computed outcome on a sentence written for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.clean import sentence, word_kinds
+from builder.clean.config import CleanConfig
+from builder.clean.numbers import find_identifiers
+from builder.clean.pii import PiiDetector
+from builder.clean.redact import redact_dialogue
+
+pytestmark = pytest.mark.models
+
+
+@pytest.mark.parametrize("text, name, expected", sentence.EXAMPLES)
+def test_sentence_examples(text, name, expected):
+    start = text.index(name)
+    assert sentence.own_world(text, start, start + len(name), []) is expected
+
+
+def test_a_structured_value_beside_a_name_makes_it_a_contact():
+    text = "Continue the scene. Emergency contact: Abebe Xu (0803 568 7486)"
+    start = text.index("Abebe Xu")
+    phone = text.index("0803")
+    assert not sentence.own_world(text, start, start + 8, [])
+    assert sentence.own_world(text, start, start + 8, [(phone, phone + 13)])
+
+
+@pytest.mark.parametrize("word, kind", word_kinds.EXAMPLES)
+def test_word_kinds_examples(word, kind):
+    assert word_kinds.kind_of(word) == kind
+
+
+@pytest.mark.parametrize("text, found", [
+    ("the card ending 6011344643449819 was declined", ["6011344643449819"]),
+    ("I paid with 3722 549955 30167 and got charged twice", ["3722 549955 30167"]),
+    ("Phone: 06 24 30 75 32", ["06 24 30 75 32"]),
+    ("licence number D657-8287-4274 on the phone", ["D657-8287-4274"]),
+    ("passport K1234567 and patient ID MRN123456", ["K1234567", "MRN123456"]),
+    ("CPF 123.456.789-09", ["123.456.789-09"]),
+    ("what is 123456789 * 2", []),
+    ("it costs $1234567890", []),
+    ("version 10.0.19045.2965", []),
+    ("10 20 30 40 50 60", []),
+    ("in 2019 2020 2021", []),
+    ("ISBN 978-3-16-148410-0", []),
+    ("the i7-12700K is fast", []),
+    ('"coupon_id": "3102024020766862"', []),
+    ("fix CVE-2021-3156 now", []),
+    ("999999999999999 reactors", []),
+    ("my number 12345", ["12345"]),
+])
+def test_identifier_shapes(text, found):
+    assert [text[s:e] for s, e, _, _ in find_identifiers(text)] == found
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return PiiDetector(CleanConfig())
+
+
+def _redacted(detector, turns):
+    rows = [{"index": i, "role": role, "text": text, "images": []} for i, (role, text) in enumerate(turns)]
+    scans = detector.scan([t["text"] for t in rows])
+    return [t["text"] for t in redact_dialogue("d", rows, scans, CleanConfig()).turns]
+
+
+@pytest.mark.parametrize("turns, gone, kept", [
+    ([("user", "Write a story about a dragon.\nI broke up with Jovana last month and I still text her.")],
+     ["Jovana"], ["dragon"]),
+    ([("user", "hi im ksenia and i have a question about my visa")], ["ksenia"], ["visa"]),
+    ([("user", "Can you check my English?\nThanks a lot!\nEero")], ["Eero"], ["Thanks a lot!"]),
+    ([("user", "[10:32] Emeka: are you coming tonight?\n[10:33] Pooja: yes\nwho is late?")], ["Emeka", "Pooja"], []),
+    ([("user", "Make it funnier:\n08:30 Ultimate Spider-Man: Back In Black\n09:00 Code Lyoko: The Key")],
+     [], ["Ultimate Spider-Man", "Code Lyoko"]),
+    ([("user", "I went to Kraków with Marek last summer, what should I see next time?")], ["Marek"], ["Kraków"]),
+    ([("user", "I use Ubuntu on my laptop. Which editor should I install?")], [], ["Ubuntu"]),
+    ([("user", "Name: Emeka Iwasaki\nPhone: 06 24 30 75 32")], ["Emeka Iwasaki", "06 24 30 75 32"], ["Name:"]),
+    ([("user", "Write a short story about Lily Marsh and her dragon.")], [], ["Lily Marsh"]),
+])
+def test_names_and_numbers_by_context(detector, turns, gone, kept):
+    text = "\n".join(_redacted(detector, turns))
+    for value in gone:
+        assert value not in text, (value, text)
+    for value in kept:
+        assert value in text, (value, text)
