@@ -24,13 +24,13 @@ import shutil
 from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import polars as pl
-
-from builder import __version__
+from builder import __version__, records
 from builder.errors import ENVIRONMENT_ERRNOS, ConfigError, InputError, MMRCError, OutputExistsError
-from builder.records import LEDGER_SCHEMA, conform
+
+if TYPE_CHECKING:  # polars is imported where a frame is read or written: the eval reads releases without it
+    import polars as pl
 
 SUCCESS = "_SUCCESS"
 MANIFEST = "manifest.json"
@@ -155,12 +155,16 @@ def scan_dialogues(folder: Path) -> pl.LazyFrame:
         from builder.records import empty_dialogues
 
         return empty_dialogues().lazy()
+    import polars as pl
+
     return pl.scan_parquet(files)
 
 
 def read_ledger(folder: Path) -> pl.DataFrame:
+    import polars as pl
+
     path = Path(folder) / LEDGER
-    return pl.read_parquet(path) if path.exists() else pl.DataFrame(schema=LEDGER_SCHEMA)
+    return pl.read_parquet(path) if path.exists() else pl.DataFrame(schema=records.LEDGER_SCHEMA)
 
 
 # ---------------------------------------------------------------------------
@@ -231,11 +235,12 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 
 def write_dialogues(df: pl.DataFrame, path: Path) -> None:
-    write_parquet_atomic(conform(df).sort("dialogue_id", maintain_order=True), path)
+    write_parquet_atomic(records.conform(df).sort("dialogue_id", maintain_order=True), path)
 
 
 def sort_ledger(df: pl.DataFrame) -> pl.DataFrame:
-    return df.select(LEDGER_SCHEMA.names()).cast(dict(LEDGER_SCHEMA)).sort(
+    schema = records.LEDGER_SCHEMA
+    return df.select(schema.names()).cast(dict(schema)).sort(
         ["dialogue_id", "stage", "decision", "reason", "detail"], maintain_order=True
     )
 
@@ -368,6 +373,8 @@ def check_target(target: Path, inputs: Iterable[Path]) -> None:
 
 def ledger_counts(ledger: pl.DataFrame, stage: str) -> dict:
     """rows in = kept + modified + dropped + quarantined, plus counts per reason."""
+    import polars as pl
+
     mine = ledger.filter(pl.col("stage") == stage)
     decisions = {d: 0 for d in ("kept", "modified", "dropped", "quarantined")}
     for row in mine.group_by("decision").len().iter_rows():

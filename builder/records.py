@@ -11,9 +11,10 @@ import functools
 import hashlib
 import json
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:
+    import polars as pl
 
 ROLES = ("user", "assistant", "system")
 
@@ -45,113 +46,132 @@ LEDGER_DECISIONS = ("kept", "modified", "dropped", "quarantined")
 # polars schema
 # ---------------------------------------------------------------------------
 
-IMAGE_REF = pl.Struct(
-    {
-        "sha256": pl.String,  # null when the image could not be resolved (remote url)
-        "mime": pl.String,
-        "width": pl.Int32,
-        "height": pl.Int32,
-        # Not in the original DESIGN table: http(s) images are recorded, never fetched,
-        # so an unresolved reference keeps its url here and has a null sha256.
-        "url": pl.String,
-    }
-)
+# Built on first use (``from builder.records import DIALOGUE_SCHEMA`` works as ever): what only reads
+# releases (the eval) imports this module without polars.
+POLARS_TYPES = ('IMAGE_REF', 'TURN', 'PII_SPAN', 'TOXICITY', 'TRAITS', 'QUESTION', 'SWAP', 'DIALOGUE_SCHEMA', 'LEDGER_SCHEMA')
 
-TURN = pl.Struct(
-    {
-        "index": pl.Int32,
-        "role": pl.String,
-        "text": pl.String,
-        "images": pl.List(IMAGE_REF),
-    }
-)
 
-PII_SPAN = pl.Struct(
-    {
-        "turn": pl.Int32,
-        "start": pl.Int32,
-        "end": pl.Int32,
-        "entity": pl.String,
-        "score": pl.Float32,
-        "action": pl.String,
-    }
-)
+@functools.cache
+def _polars_types() -> dict[str, Any]:
+    import polars as pl
 
-# Detoxify label sets differ per model, so per-label maxima are a list, not fixed fields.
-TOXICITY = pl.Struct(
-    {
-        "model": pl.String,
-        "labels": pl.List(pl.Struct({"label": pl.String, "score": pl.Float32, "turn": pl.Int32})),
-    }
-)
+    IMAGE_REF = pl.Struct(
+        {
+            "sha256": pl.String,  # null when the image could not be resolved (remote url)
+            "mime": pl.String,
+            "width": pl.Int32,
+            "height": pl.Int32,
+            # Not in the original DESIGN table: http(s) images are recorded, never fetched,
+            # so an unresolved reference keeps its url here and has a null sha256.
+            "url": pl.String,
+        }
+    )
 
-# What a dialogue is (builder/traits): a trait's name and the turns where it holds (none: the whole
-# dialogue). Tagged by clean; released too (researchers filter on "code", "fiction", ...).
-TRAITS = pl.List(pl.Struct({"name": pl.String, "turns": pl.List(pl.Int32)}))
+    TURN = pl.Struct(
+        {
+            "index": pl.Int32,
+            "role": pl.String,
+            "text": pl.String,
+            "images": pl.List(IMAGE_REF),
+        }
+    )
 
-QUESTION = pl.Struct(
-    {
-        "question_id": pl.String,
-        "ability": pl.String,
-        "format": pl.String,
-        "question": pl.String,
-        "choices": pl.List(pl.String),
-        "answer": pl.String,
-        "gold_items": pl.List(pl.String),
-        "gold_images": pl.List(pl.Int32),
-        "gold_turns": pl.List(pl.Int32),
-        "should_refuse": pl.Boolean,
-        "annotators": pl.List(pl.String),
-        "review": pl.String,
-    }
-)
+    PII_SPAN = pl.Struct(
+        {
+            "turn": pl.Int32,
+            "start": pl.Int32,
+            "end": pl.Int32,
+            "entity": pl.String,
+            "score": pl.Float32,
+            "action": pl.String,
+        }
+    )
 
-SWAP = pl.Struct(
-    {
-        "turn": pl.Int32,
-        "original": pl.String,
-        "replacement": pl.String,
-        "image_sha256": pl.String,
-        "image_source": pl.String,
-        "score": pl.Float32,
-    }
-)
+    # Detoxify label sets differ per model, so per-label maxima are a list, not fixed fields.
+    TOXICITY = pl.Struct(
+        {
+            "model": pl.String,
+            "labels": pl.List(pl.Struct({"label": pl.String, "score": pl.Float32, "turn": pl.Int32})),
+        }
+    )
 
-DIALOGUE_SCHEMA = pl.Schema(
-    {
-        "dialogue_id": pl.String,
-        "source": pl.String,
-        "source_id": pl.String,
-        "user_id": pl.String,
-        "model": pl.String,
-        "created_at": pl.Datetime("us", "UTC"),
-        "language": pl.String,
-        "turns": pl.List(TURN),
-        "pii": pl.List(PII_SPAN),
-        "toxicity": TOXICITY,
-        "traits": TRAITS,
-        "topic": pl.String,
-        "topic_group": pl.String,
-        "topic_scores": pl.List(pl.Float32),
-        "questions": pl.List(QUESTION),
-        "variant_of": pl.String,
-        "swaps": pl.List(SWAP),
-    }
-)
+    # What a dialogue is (builder/traits): a trait's name and the turns where it holds (none: the whole
+    # dialogue). Tagged by clean; released too (researchers filter on "code", "fiction", ...).
+    TRAITS = pl.List(pl.Struct({"name": pl.String, "turns": pl.List(pl.Int32)}))
 
-LEDGER_SCHEMA = pl.Schema(
-    {
-        "dialogue_id": pl.String,
-        "stage": pl.String,
-        "decision": pl.String,
-        "reason": pl.String,
-        "detail": pl.String,  # JSON object
-    }
-)
+    QUESTION = pl.Struct(
+        {
+            "question_id": pl.String,
+            "ability": pl.String,
+            "format": pl.String,
+            "question": pl.String,
+            "choices": pl.List(pl.String),
+            "answer": pl.String,
+            "gold_items": pl.List(pl.String),
+            "gold_images": pl.List(pl.Int32),
+            "gold_turns": pl.List(pl.Int32),
+            "should_refuse": pl.Boolean,
+            "annotators": pl.List(pl.String),
+            "review": pl.String,
+        }
+    )
+
+    SWAP = pl.Struct(
+        {
+            "turn": pl.Int32,
+            "original": pl.String,
+            "replacement": pl.String,
+            "image_sha256": pl.String,
+            "image_source": pl.String,
+            "score": pl.Float32,
+        }
+    )
+
+    DIALOGUE_SCHEMA = pl.Schema(
+        {
+            "dialogue_id": pl.String,
+            "source": pl.String,
+            "source_id": pl.String,
+            "user_id": pl.String,
+            "model": pl.String,
+            "created_at": pl.Datetime("us", "UTC"),
+            "language": pl.String,
+            "turns": pl.List(TURN),
+            "pii": pl.List(PII_SPAN),
+            "toxicity": TOXICITY,
+            "traits": TRAITS,
+            "topic": pl.String,
+            "topic_group": pl.String,
+            "topic_scores": pl.List(pl.Float32),
+            "questions": pl.List(QUESTION),
+            "variant_of": pl.String,
+            "swaps": pl.List(SWAP),
+        }
+    )
+
+    LEDGER_SCHEMA = pl.Schema(
+        {
+            "dialogue_id": pl.String,
+            "stage": pl.String,
+            "decision": pl.String,
+            "reason": pl.String,
+            "detail": pl.String,  # JSON object
+        }
+    )
+
+    return {name: value for name, value in locals().items() if name in POLARS_TYPES}
+
+
+def __getattr__(name: str):
+    if name in POLARS_TYPES:
+        return _polars_types()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def empty_dialogues() -> pl.DataFrame:
-    return pl.DataFrame(schema=DIALOGUE_SCHEMA)
+    import polars as pl
+
+    return pl.DataFrame(schema=_polars_types()["DIALOGUE_SCHEMA"])
 
 
 def dialogues_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
@@ -161,9 +181,10 @@ def dialogues_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     """
     if not rows:
         return empty_dialogues()
+    import polars as pl
     import pyarrow as pa
 
-    names = DIALOGUE_SCHEMA.names()
+    names = _polars_types()["DIALOGUE_SCHEMA"].names()
     table = pa.Table.from_pylist([{n: row.get(n) for n in names} for row in rows], schema=_arrow_schema())
     return pl.from_arrow(table)
 
@@ -175,10 +196,13 @@ def _arrow_schema():
 
 def conform(df: pl.DataFrame) -> pl.DataFrame:
     """Cast/complete a frame to the canonical column order and types."""
-    missing = [pl.lit(None, dtype=dt).alias(n) for n, dt in DIALOGUE_SCHEMA.items() if n not in df.columns]
+    import polars as pl
+
+    schema = _polars_types()["DIALOGUE_SCHEMA"]
+    missing = [pl.lit(None, dtype=dt).alias(n) for n, dt in schema.items() if n not in df.columns]
     if missing:
         df = df.with_columns(missing)
-    return df.select([pl.col(n).cast(dt) for n, dt in DIALOGUE_SCHEMA.items()])
+    return df.select([pl.col(n).cast(dt) for n, dt in schema.items()])
 
 
 def ledger_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
@@ -187,7 +211,10 @@ def ledger_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
             raise AssertionError(f"ledger decision {row['decision']!r} is not one of {LEDGER_DECISIONS}")
         if not isinstance(row.get("detail"), str):
             row["detail"] = json.dumps(row.get("detail") or {}, sort_keys=True, ensure_ascii=False)
-    return pl.DataFrame(rows, schema=LEDGER_SCHEMA, orient="row") if rows else pl.DataFrame(schema=LEDGER_SCHEMA)
+    import polars as pl
+
+    schema = _polars_types()["LEDGER_SCHEMA"]
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
 # ---------------------------------------------------------------------------

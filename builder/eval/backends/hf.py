@@ -141,13 +141,29 @@ class TransformersBackend:
         self.context = self.spec.context_length or getattr(text_config, "max_position_embeddings", None)
         if not self.context:
             raise ModelError(f"{self.folder} does not say its context length; pass --context-length N")
+        self._configure()
+
+    def _configure(self) -> None:
+        """The batch plan (from free memory once the weights are in place) and the compiled path, if asked."""
+        import torch
+
         free = torch.cuda.mem_get_info(torch.device(self.device))[0] if self.device.startswith("cuda") else None
-        self.plan = batching.plan_for(self.spec.batch_size, self.device, text_config, dtype.itemsize, free)
+        self.plan = batching.plan_for(self.spec.batch_size, self.device, self.model.config.get_text_config(),
+                                      self.model.dtype.itemsize, free)
         self.stats.update(self.plan.describe())
         if self.spec.compile:
             self.stats.update(static_compile.enable(self.model, self.device))
             if self.stats["compiled"]:
                 self.width_multiple = static_compile.PROMPT_WIDTH_MULTIPLE
+
+    def share_model(self, other: "TransformersBackend") -> None:
+        """Run on ``other``'s loaded model (same folder) with this spec's batching and compile settings: a
+        bench compares paths without loading the weights twice. The model's generation config is shared."""
+        if other.folder != self.folder or other.model is None:
+            raise ConfigError("share_model needs a loaded backend of the same model folder")
+        self.model, self.processor, self.multimodal = other.model, other.processor, other.multimodal
+        self.device, self.context = other.device, other.context
+        self._configure()
 
     def _four_bit(self, torch, transformers) -> dict:
         """4-bit weights (bitsandbytes NF4, bfloat16 compute): CUDA only, an optional extra."""
