@@ -67,8 +67,8 @@ LONE_UNIT = re.compile(r"(?:apt|apartment|suite|ste)\b", re.I)
 UNIT_WORD = re.compile(r"(?:apt|apartment|suite|ste|unit|flat|room|rm|floor|level|building|block)\b\.?\s*#?\s*\d", re.I)
 # the longer shapes first: "7320 AB" (Dutch) is one code, not "7320" and a word
 POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
-NUM = r"\d{1,5}[a-zA-Z]?(?![\w/])"
-LEAD = r"(?:\d{1,5}[a-zA-Z]?,?\s+){1,2}"
+NUM = r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?(?![\w/])"  # "47/7": house and flat
+LEAD = rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"  # "Flat 9, 307 Cranbrook Road"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
                  r"|located\s+at|come\s+to)\b[^.\n]{0,20}$", re.I)
@@ -86,6 +86,9 @@ STREET_FORMS = (
     ("military", r"(?:PSC|CMR|Unit)\s+\d{3,5},?\s+Box\s+\d{2,5}(?:,?\s*\n?\s*[AFD]PO\s+A[AEP](?:\s+\d{5})?)?"
                  r"|(?:(?:USS|USNS|USNV|USCGC|USCG)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?,?\s*\n?\s*)?"
                  r"\b[AFD]PO\s+A[AEP]\s+\d{5}", 0.7),
+    # South Asian plots and sectors ("Plot 87, Sector 5", "House No. 12, Block C")
+    ("plot", r"\b(?:plot|house|h)\.?\s*(?:no\.?|#)?\s*\d{1,5}[a-z]?,?\s+(?:sector|block|phase|lane)\s*(?:no\.?)?\s*\w{1,4}\b",
+     0.6),
     ("po_box", rf"(?:{LEAD})?\bP\.?\s?O\.?\s+Box\s+\d{{1,6}}", 0.6),
     ("unit", rf"\b{UNIT}", 0.5),
 )

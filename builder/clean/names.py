@@ -341,6 +341,7 @@ def with_titles(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end + (after.end() if after else 0)
 
 
+ADDRESSEE_BEFORE = re.compile(rf"\b(?:to|for|attn\.?|c/o)[ \t]+(?P<name>{CAP_NAME}),[ \t]*$", re.I)
 ADDRESS_LINE = re.compile(r"(?:^|\n)[ \t>*?]*(?P<name>" + CAP_NAME + r")[ \t]*$")
 
 
@@ -348,6 +349,9 @@ def address_block_names(text: str, streets: list[tuple[int, int]]) -> list[tuple
     """The addressee lines just above a street ("Haley Fukunaga\nMuckrock Inc\n60 Main St")."""
     out = []
     for start, _ in streets:
+        inline = ADDRESSEE_BEFORE.search(text, max(0, start - 60), start)  # "ship it to Nnamdi Lemaire, Flat 9, ..."
+        if inline and _plausible(inline.group("name")) and name_like(inline.group("name")):
+            out.append((inline.start("name"), inline.end("name"), "PERSON", 0.8, "address_block"))
         line_start = text.rfind("\n", 0, start) + 1
         if text[line_start:start].strip(" \t>*?"):
             continue  # the street does not start its line: no block above it

@@ -140,7 +140,7 @@ POSTAL_SHAPE = (r"\d{5}(?:-\d{4})?|\d{3}[ -]?\d{2}|\d{4,6}|\d{2}-\d{3}|\d{5}-\d{
 # With the cue word right before it, any code counts ("my zip code is 880", "plz 1010"): people say
 # what it is, and short or foreign codes have no shape to recognise.
 ZIP_CUED = re.compile(r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|cep|pin code|pincode)"
-                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{1,9}(?:[ -][A-Z0-9]{2,4})?)"
+                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}(?:[ -][A-Z0-9]{2,4})?)"
                       r"(?![\w-])", re.I)
 ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 UK_CA_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])")
@@ -164,8 +164,9 @@ def address_block_codes(text: str, start: int, end: int) -> list[tuple[int, int,
     window_end = min(len(text), end + 160)
     blank = text.find("\n\n", end, window_end)
     window = text[end:blank if blank > 0 else window_end]
-    return [(end + m.start("code"), end + m.end("code"), "ZIP_CODE", 0.6) for m in CODE_AFTER_PLACE.finditer(window)
-            if not (MONTH_BEFORE.search(window[:m.start()]) and re.fullmatch(r"(?:1[5-9]|20)\d\d", m.group("code")))]
+    stop = end + len(window)  # searched in the text itself: the place word before the code may end the street
+    return [(m.start("code"), m.end("code"), "ZIP_CODE", 0.6) for m in CODE_AFTER_PLACE.finditer(text, end, stop)
+            if not (MONTH_BEFORE.search(text[end:m.start()]) and re.fullmatch(r"(?:1[5-9]|20)\d\d", m.group("code")))]
 
 
 # "baptised 13 January 1864": a year after a month is a date
