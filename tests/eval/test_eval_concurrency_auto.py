@@ -1,7 +1,8 @@
 """``--concurrency auto`` (openai backend) against a scripted OpenAI-compatible server on 127.0.0.1
 that answers at most 12 requests at a time, each after 100 ms (a batching server whose batch is
-full at 12): the ramp goes 4 -> 8 -> 16 -> 32, sees 32 gain nothing over 16 (both keep the server
-full), and settles at 16."""
+full at 12): the ramp doubles from 4 and settles on a level it measured, with real HTTP in between;
+on a scripted clock (no timing noise) it goes 4 -> 8 -> 16 -> 32, sees 32 gain nothing over 16, and
+settles at 16."""
 
 from __future__ import annotations
 
@@ -40,12 +41,13 @@ def test_concurrency_auto_settles_where_throughput_stops_rising():
         backend.run(groups, lambda request, reply: replies.__setitem__(request.key, reply))
     assert len(replies) == 240 and all(replies[f"k{i}"].text == f"Answer q{i}" for i in range(240))
     stats = backend.stats
-    assert [level for level, _ in stats["concurrency_ramp"]] == [4, 8, 16, 32]
-    assert stats["concurrency"] == 16 and stats["concurrency_settled"] is True
-    rates = dict(stats["concurrency_ramp"])
-    # ideal rates: 40, 80, 120, 120 per second; each doubling up to 16 pays, 32 does not
-    assert rates[8] > 1.5 * rates[4] and rates[16] > 1.2 * rates[8] and rates[32] <= 1.1 * rates[16], rates
-    assert 32 >= peak[0] > SLOTS  # 32 were in flight during the 32 window, never more
+    levels = [level for level, _ in stats["concurrency_ramp"]]
+    # Real HTTP and real threads: where it settles depends on timing, which a test must not assert
+    # (the exact steps are asserted on a scripted clock below). What holds on any machine: the
+    # ramp doubles from 4, settles on a level it measured, and never has more in flight than that.
+    assert levels[:3] == [4, 8, 16] and all(b == 2 * a for a, b in zip(levels, levels[1:]))
+    assert stats["concurrency_settled"] is True and stats["concurrency"] in levels
+    assert peak[0] <= max(levels)
 
 
 def test_ramp_steps_on_a_scripted_clock():
