@@ -198,7 +198,10 @@ def _count_questions(ref: source.ReleaseRef, config: EvalConfig, only: set[str] 
 def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=None, spec=None,
              conversations=None) -> list[dict]:
     only = choose_dialogues(ref, config.limit, config.sample, config.seed)
-    progress = Progress("predict", _count_questions(ref, config, only), "questions", quiet=quiet)
+    if executor is not None and executor.gpus_per_worker and spec.device == "auto" and backend.device is None:
+        backend.device = "cuda"  # where the actors run: the answers' cache key says so, whatever this process has
+    total = _count_questions(ref, config, only)
+    progress = Progress("predict", total, "questions", quiet=quiet)
     notetaker = (notes_mod.NoteTaker(note_backend, cache, config.notes_max_new_tokens, config.notes_retries)
                  if note_backend is not None else None)
     rows: list[dict] = []
@@ -239,36 +242,26 @@ def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=Non
             for chunk in chunks():
                 if groups := groups_of(chunk):
                     backend.run(groups, reply)
-    else:  # one dialogue's questions per task, on worker processes or Ray actors with a model each
+    else:  # shards of many dialogues, each on a worker process or Ray actor with a model of its own
+        from builder.eval import parallel
         from builder.executors import run_tasks
 
-        tasks = (group for chunk in chunks() for group in groups_of(chunk))
-        run_tasks(executor, PredictWorker(spec), tasks,
-                  lambda group, replies: [on_reply(key, value) for key, value in replies], spec.device)
+        size = parallel.task_questions(total, executor.workers)
+        worker_stats = parallel.WorkerStats(size, backend.identity())
+
+        def on_shard(shard, result) -> None:
+            worker_stats.add(result)
+            for key, value in result["replies"]:
+                on_reply(key, value)
+
+        tasks = parallel.shards((group for chunk in chunks() for group in groups_of(chunk)), size)
+        run_tasks(executor, parallel.PredictWorker(spec), tasks, on_shard, spec.device)
+        backend.stats.update(worker_stats.merged())
     for row in rows:
         row.setdefault("prediction", Reply("backend_error", error="the backend returned no reply").to_json())
     progress.close(f"cache hits {cache.hits['predict']}")
     rows.sort(key=lambda r: (CONFIG_ORDER[r["config"]], r["dialogue_id"], r["question_id"]))
     return rows
-
-
-class PredictWorker:
-    """A model backend as an executor worker: loaded once per process or actor (one GPU each with
-    ``--gpus-per-worker 1``), answering one dialogue's questions per task."""
-
-    def __init__(self, spec: BackendSpec):
-        self.spec = spec
-        self.backend = None
-
-    def setup(self, device: str) -> None:
-        self.backend = make_backend(replace(self.spec, device=device))
-        if hasattr(self.backend, "setup"):
-            self.backend.setup()
-
-    def __call__(self, group: Group) -> list[tuple[str, dict]]:
-        replies: list[tuple[str, dict]] = []
-        self.backend.run([group], lambda request, reply: replies.append((request.key, reply.to_json())))
-        return replies
 
 
 def predict_params(config: EvalConfig, spec: BackendSpec | None) -> dict:

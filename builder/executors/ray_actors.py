@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from builder.errors import DependencyError, InputError
+from builder.errors import ConfigError, DependencyError, InputError
 
 
 def _ray():
@@ -26,6 +26,14 @@ def _ray():
     except ImportError:
         raise DependencyError("--executor ray needs Ray: pip install 'mmrc-build[ray]'") from None
     return ray, ActorPool
+
+
+def _local_gpus() -> int:
+    try:
+        import torch
+    except ImportError:
+        return 0
+    return torch.cuda.device_count()
 
 
 class _Actor:
@@ -52,6 +60,8 @@ class RayExecutor:
         ray, ActorPool = _ray()
         started_here = False
         if not ray.is_initialized():
+            if not self.spec.address:  # a local cluster gets this machine's GPUs: say so before starting it
+                self._check_gpus(_local_gpus())
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             kwargs = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
             try:
@@ -65,6 +75,12 @@ class RayExecutor:
                                  f"({str(exc).splitlines()[0][:200]}); start one with `ray start --head` or "
                                  "drop --address") from None
             started_here = True
+        try:
+            self._check_gpus(ray.cluster_resources().get("GPU", 0))
+        except ConfigError:
+            if started_here:
+                ray.shutdown()
+            raise
         actor_device = "cuda" if self.spec.gpus_per_worker else device
         remote = ray.remote(num_cpus=self.spec.cpus_per_worker, num_gpus=self.spec.gpus_per_worker)(_Actor)
         actors = [remote.remote(worker, actor_device) for _ in range(self.spec.workers)]
@@ -90,3 +106,12 @@ class RayExecutor:
                 ray.kill(actor)
             if started_here:
                 ray.shutdown()
+
+    def _check_gpus(self, have: float) -> None:
+        """Actors asking for GPUs the cluster does not have would wait for them for ever: one line instead."""
+        needed = self.spec.workers * self.spec.gpus_per_worker
+        if needed and have < needed:
+            where = self.spec.address or "the local Ray cluster started for this run"
+            raise ConfigError(f"--workers {self.spec.workers} x --gpus-per-worker {self.spec.gpus_per_worker:g} needs "
+                              f"{needed:g} GPU(s) but {where} has {have:g}; use --gpus-per-worker 0 (CPU workers) "
+                              "or fewer --workers, or run on a machine or cluster with GPUs")

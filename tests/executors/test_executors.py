@@ -4,6 +4,7 @@ data files, and a run interrupted on one resumes on another."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -191,6 +192,14 @@ def test_eval_predict_on_workers_gives_the_same_answers(executor, eval_release, 
     assert here.name == there.name  # the executor is not part of the model's identity
     for name in ("samples.jsonl", "results.json"):
         assert (there / name).read_bytes() == (here / name).read_bytes()
+    texts = [json.loads(line)["prediction"]["text"] for line in (there / "samples.jsonl").open()]
+    assert len(texts) == 36 and len(set(texts)) > 1  # 6 dialogues x 6 questions, answers that tell batches apart
+    # 36 questions over 2 workers: shards of >= 9 questions (2 dialogues), each answered in one cross-dialogue batch
+    stats = json.loads((there / "manifest.json").read_text())["backend_stats"]["model"]
+    assert stats["path"] == "cross-dialogue" and stats["shard_questions"] == 9 and stats["tasks"] == 3
+    assert stats["generated"] == 36 and stats["rows_max"] == 12
+    if executor == "ray":  # the actor pool gives the first two shards to the two idle actors
+        assert stats["workers"] == 2 and min(stats["generated_per_worker"]) >= 12
 
 
 def test_eval_executor_with_a_served_model_is_refused(eval_release, tmp_path):
