@@ -43,8 +43,8 @@ class ClassifyConfig:
     model_hash: str  # content hash of that folder's files: a retrained model reruns the stage
     embedder: str | None = None  # override where the embedder is found (must have the trained hash)
     abstain_below: float | None = None
-    batch_size: int = 32
-    dtype: str = "float32"  # the embedder's precision (classifiers.topic.embed.DTYPES)
+    batch_size: int = 32  # off CUDA; on CUDA classifiers.topic.embed.CUDA_BATCH unless given
+    dtype: str = "float32"  # the embedder's precision (classifiers.topic.embed.DTYPES); bfloat16 on CUDA unless given
 
 
 def model_fingerprint(folder: Path) -> dict[str, str]:
@@ -52,13 +52,20 @@ def model_fingerprint(folder: Path) -> dict[str, str]:
 
 
 def make_config(model: Path, embedder: str | None = None, abstain_below: float | None = None,
-                batch_size: int = 32, dtype: str = "float32") -> ClassifyConfig:
+                batch_size: int | None = None, dtype: str | None = None, device: str = "cpu") -> ClassifyConfig:
+    """``batch_size`` / ``dtype`` None: chosen for ``device`` (the resolved one the embedder runs on) by
+    :func:`classifiers.topic.embed.embedding_precision`; the choice is part of the config (and manifest)."""
+    from classifiers.topic.embed import embedding_precision
+
     model = Path(model)
     if not (model / "config.json").is_file():
         raise ModelError(f"{model} is not a trained topic model (no config.json); "
                          "train one with `mmrc-build classify train` and pass it to --model")
     if abstain_below is not None and not 0.0 <= abstain_below <= 1.0:
         raise ConfigError(f"--abstain-below must be between 0 and 1 (got {abstain_below})")
+    if batch_size is not None and batch_size < 1:
+        raise ConfigError(f"--batch-size must be at least 1 (got {batch_size})")
+    dtype, batch_size = embedding_precision(device, dtype, batch_size, cpu_batch=ClassifyConfig.batch_size)
     return ClassifyConfig(str(model), sha256_json(model_fingerprint(model)), embedder, abstain_below, batch_size,
                           dtype)
 

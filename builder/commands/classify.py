@@ -96,10 +96,11 @@ def train(data_dir, labels_path, also, out_dir, embedder, method, compare, folds
               help="Leave topic empty (ledger: low_confidence) when the best calibrated score is below this "
                    "(default: the threshold chosen on held-out folds at training, in the model's config.json; "
                    "0 keeps every label).")
-@click.option("--batch-size", default=32, show_default=True, help="Embedding batch size.")
-@click.option("--dtype", type=click.Choice(["float32", "bfloat16"]), default="float32", show_default=True,
-              help="Embedder precision: bfloat16 is ~2.6x faster on CPUs with native bf16 (vectors at cosine "
-                   ">= 0.9997 to float32), slower on others.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=None,
+              help="Embedding batch size (default: 256 on CUDA, 32 elsewhere).")
+@click.option("--dtype", type=click.Choice(["float32", "bfloat16"]), default=None,
+              help="Embedder precision (default: bfloat16 on CUDA, float32 elsewhere): bfloat16 is ~2.6x faster on "
+                   "CPUs with native bf16 (vectors at cosine >= 0.9997 to float32), slower on others.")
 @_cache_options
 @click.option("--force", is_flag=True, help="Rebuild an output made from another input or config.")
 @executor_options
@@ -107,6 +108,7 @@ def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, 
             force, executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """The stage: add topic, topic_group and topic_scores; write topics.png and counts to the manifest."""
     from builder.classify.stage import ClassifyStage, make_config
+    from builder.devices import worker_device
     from builder.engine import run_stage
 
     if model_dir is None:
@@ -114,10 +116,12 @@ def predict(input_dir, out_dir, model_dir, embedder, abstain_below, batch_size, 
 
         model_dir = default_model.require()
         click.echo(f"classify: the default topic model {model_dir} (trained on the bundled real seed)")
-    stage = ClassifyStage(make_config(model_dir, embedder, abstain_below, batch_size, dtype),
-                          _cache(cache_dir, no_cache))
+    spec = executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker)
+    config = make_config(model_dir, embedder, abstain_below, batch_size, dtype,
+                         device=worker_device(device, spec.gpus_per_worker))
+    stage = ClassifyStage(config, _cache(cache_dir, no_cache))
     manifest = run_stage(stage, input_dir, out_dir, force=force, device=device, log=click.echo, quiet=quiet,
-                         executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
+                         executor=spec)
     rows, topics = manifest["rows"], manifest.get("topics", {})
     why = ", ".join(f"{k} {v}" for k, v in (topics.get("reasons") or {}).items() if k != "classified")
     click.echo(f"classify: {rows['in']} dialogues, {rows['in'] - topics.get('unlabelled', 0)} with a topic, "

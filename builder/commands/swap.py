@@ -42,30 +42,41 @@ DEFAULTS = SwapConfig()
               help="Local diffusers pipeline folder for --image-source diffusion.")
 @click.option("--t2i-steps", type=int, default=DEFAULTS.t2i_steps, show_default=True,
               help="Inference steps for --image-source diffusion.")
+@click.option("--embedder-dtype", type=click.Choice(["float32", "bfloat16"]), default=None,
+              help=f"Embedder precision (default: bfloat16 on CUDA, {DEFAULTS.embedder_dtype} elsewhere).")
+@click.option("--embedder-batch", type=click.IntRange(min=1), default=None,
+              help=f"Embedding batch size (default: 256 on CUDA, {DEFAULTS.embedder_batch} elsewhere).")
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda or cuda:N.")
 @click.option("--force", is_flag=True, help="Rebuild even if the output folder holds another finished run.")
 @executor_options
 def command(input_dir, output_dir, image_bank, image_source, count, seed, threshold, span_weight, top_k,
-            swaps_per_dialogue, max_candidates, embedder, t2i_model, t2i_steps, device, force,
+            swaps_per_dialogue, max_candidates, embedder, t2i_model, t2i_steps, embedder_dtype, embedder_batch, device,
+            force,
             executor, workers, address, cpus_per_worker, gpus_per_worker, quiet):
     """Add modality-swap variants: a named thing in a user turn becomes an image.
 
     Originals are kept; each variant is a new dialogue linked by variant_of. The report
     (also in OUTPUT/swap_report.json) says how many were found, swapped and rejected.
     """
+    from builder.devices import worker_device
     from builder.engine import run_stage
     from builder.swap.stage import SwapStage
     from builder.swap.summary import source_line
+    from classifiers.topic.embed import embedding_precision
 
+    spec = executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker)
+    embedder_dtype, embedder_batch = embedding_precision(worker_device(device, spec.gpus_per_worker), embedder_dtype,
+                                                         embedder_batch, cpu_batch=DEFAULTS.embedder_batch)
     config = SwapConfig(
         count=count, seed=seed, image_source=image_source,
         image_bank=str(image_bank) if image_bank else None, threshold=threshold, span_weight=span_weight,
         top_k=top_k, embedder=embedder, swaps_per_dialogue=swaps_per_dialogue, max_candidates=max_candidates,
-        t2i_model=str(t2i_model) if t2i_model else None, t2i_steps=t2i_steps,
+        t2i_model=str(t2i_model) if t2i_model else None, t2i_steps=t2i_steps, embedder_dtype=embedder_dtype,
+        embedder_batch=embedder_batch,
     )
     stage = SwapStage(input_dir, config)
     manifest = run_stage(stage, input_dir, output_dir, force=force, device=device, log=click.echo, quiet=quiet,
-                         executor=executor_spec(executor, workers, address, cpus_per_worker, gpus_per_worker))
+                         executor=spec)
     report = manifest.get("report", {})
     reasons = ", ".join(f"{k} {v}" for k, v in report.get("reasons", {}).items())
     click.echo(

@@ -47,7 +47,8 @@ class SwapStage:
         from classifiers.topic.embed import Embedder
 
         nlp = load_spacy(self.config.spacy_model)
-        self.embedder = Embedder(self.config.embedder, device, cache_dir=False)
+        self.embedder = Embedder(self.config.embedder, device, cache_dir=False, batch_size=self.config.embedder_batch,
+                                 dtype=self.config.embedder_dtype)
         self.source.setup(device, self.embedder)
         frame = io.scan_dialogues(self.input_dir).select(PLAN_COLUMNS).collect()
         self.outcomes = Planner(self.config, nlp, self.embedder, self.source).plan(frame)
@@ -59,7 +60,8 @@ class SwapStage:
             spacy_version = importlib.metadata.version(self.config.spacy_model)
         except importlib.metadata.PackageNotFoundError:
             spacy_version = "unknown"
-        embedder = self.embedder or Embedder(self.config.embedder, "cpu", cache_dir=False)
+        embedder = self.embedder or Embedder(self.config.embedder, "cpu", cache_dir=False,
+                                             dtype=self.config.embedder_dtype)
         return [{"name": self.config.spacy_model, "version": spacy_version, "files": {}},
                 embedder.describe(), self.source.describe()]
 

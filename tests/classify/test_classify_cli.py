@@ -257,6 +257,7 @@ def test_predict_in_bfloat16_agrees_with_float32_and_says_so(trained, tmp_path):
     scores32, scores16 = fp32["topic_scores"].to_list(), bf16["topic_scores"].to_list()
     assert max(abs(a - b) for r32, r16 in zip(scores32, scores16) for a, b in zip(r32, r16)) < 0.05
     assert m16["config"]["dtype"] == "bfloat16" and m32["config"]["dtype"] == "float32"
+    assert m16["config"]["batch_size"] == m32["config"]["batch_size"] == 32  # the CPU default batch
     assert m16["output_hash"] != m32["output_hash"] or scores32 == scores16
 
 

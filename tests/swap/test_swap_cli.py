@@ -162,7 +162,9 @@ def test_selection_is_deterministic_and_counted(classified, tmp_path):
     tried = [i for i in order if reasons[i] != "not_selected"]
     assert order[: len(tried)] == tried and reasons[tried[-1]] == "variant_created"
     assert swap(classified, c, "--count", "2", "--seed", "7").exit_code == 0
-    assert json.loads((c / "manifest.json").read_text())["config"]["seed"] == 7
+    config = json.loads((c / "manifest.json").read_text())["config"]
+    assert config["seed"] == 7
+    assert (config["embedder_dtype"], config["embedder_batch"]) == ("float32", 64)  # the CPU default (tests: no GPU)
 
 
 def test_threshold_rejects_with_reason_and_score(classified, tmp_path):
