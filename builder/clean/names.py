@@ -165,6 +165,11 @@ LOCATIVE_BEFORE = re.compile(r"\b(?:in|at|on|over|along|past|up|down|to|from|of|
                              r"|visited|visiting|across|within|throughout|between)\s+$", re.I)
 
 
+# An article or a possessive, then at most two lower-case words ("the old Tsukiji", "our new Kivik"):
+# a thing or a place (a relation, "my best friend Jovana", is the relation cue's); "by" credits a work.
+THING_BEFORE = re.compile(r"\b(?:this|that|these|those|a|an|the|my|your|our|their|its|his|her)\s+(?:[a-z][\w'-]*\s+){0,2}$"
+                          r"|\b(?:by|inspired\s+by|like)\s+$", re.I)
+LIST_BEFORE = re.compile(r"(?:[A-Z][\w'’-]*[ \t]*(?:,|&|\band\b)[ \t]*)*$")  # the list items before a name
 THING_AFTER = re.compile(r"^\s*(?:\d|gmbh\b|ag\b|s\.?a\.?\b|ltd\b|inc\b|llc\b|corp\b|plc\b|co\.)", re.I)  # "Chandrayan 3"
 AUTHOR_AFTER = re.compile(r"^,?\s+(?:[A-Z]\.\s?){1,3}(?:[,(&]|$)|^\s*\(\d{4}\)|^,\s+\d{4}\b")  # "Moser, K. (2009)"
 
@@ -203,9 +208,10 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
             continue
         left, _ = bounds(text, start, end)
         head = text[left:start]
-        if (not head.strip() or re.search(r"[\"“'‘(:#@/*]\s*$", head) or DETERMINER_BEFORE.search(head[-8:])
-                or LOCATIVE_BEFORE.search(head[-14:])):
-            continue
+        head = head[:len(head) - len(LIST_BEFORE.search(head).group())] or head  # "inspired by Wallace & Gromit"
+        if (not head.strip() or re.search(r"[\"“'‘(:#@/*]\s*$", head) or THING_BEFORE.search(head[-30:])
+                or LOCATIVE_BEFORE.search(head[-14:]) or re.search(r"(?:^|\s)[A-Z][\w&'’.-]*\s+$", head)):
+            continue  # "the old Tsukiji market", "inspired by Wallace", "IKEA Kivik": a place, a work, a product
         words = [w.strip(".,'’\"") for w in m.group().split()]
         if (any(is_english_word(w.lower()) or w.lower() in NOT_NAMES for w in words) or is_public(m.group())
                 or looks_like_identifier(m.group()) or not mostly_latin(m.group()) or any(product(w) for w in words)):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from builder.clean import sentence
 from builder.clean.entities import STRUCTURED
 from builder.clean.mentions import mentioned_not_people
+from builder.clean.names import LOCATIVE_BEFORE
 from builder.clean.pii import TurnScan
 from builder.clean.precision import PUBLIC_FIGURES
 from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
@@ -127,6 +128,8 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
     if not sentence.own_world(text, span["start"], span["end"], structured):
         return False
+    if span.get("basis") in WEAK and LOCATIVE_BEFORE.search(text[max(0, span["start"] - 14):span["start"]]):
+        return False  # "my trip to the Great Wall at Mutianyu": NER's PERSON after "at" is a place
     return not set(text[span["start"]:span["end"]].split()) & _characters(ctx)
 
 
