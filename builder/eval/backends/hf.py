@@ -3,49 +3,27 @@
 - Greedy decoding, left padding. By default questions of many dialogues share a generate call:
   pooled, sorted by prompt length and batched (``batching.py``; ``--batch-size N|auto``), each
   prompt encoded once and the batch padded from those encodings.
-- ``--prefix-cache on``: a dialogue's questions share its golden history instead: the history is
-  encoded once (one forward pass with its images) and its KV cache is reused for every question of
-  the group, batched with the padding between the cached prefix and each question. This is used
-  only when the chat template renders the history as an exact token prefix of each full prompt
-  (checked per group; otherwise the group joins the cross-dialogue pool, counted in ``stats``).
-  It measured slower on a GPU (one dialogue per generate call), hence off by default.
+- ``--prefix-cache on``: a dialogue's questions share its encoded golden history instead
+  (``prefix_cache.py``; off by default: it measured slower on a GPU).
 - ``stats`` says which path ran, the batch size chosen and why, batches and padding.
 - A prompt longer than the context is ``context_overflow`` (never truncated), unless the
   spec's overflow policy is ``truncate-history``.
-- Weights load only from safetensors, never with remote code.
+- Weights load only from safetensors (``model_folder.py``), never with remote code unless asked;
+  decoding in ``decoding.py``.
 """
 
 from __future__ import annotations
 
-import copy
 import importlib.metadata
 import io
-from pathlib import Path
 from typing import Callable, Iterable
 
 from builder.errors import ConfigError, ModelError, require
-from builder.eval.backends import BackendSpec, Group, Reply, Request, batching, clean_text, drop_oldest, static_compile
+from builder.eval.backends import BackendSpec, Group, Reply, Request, batching, drop_oldest, static_compile
+from builder.eval.backends import decoding, prefix_cache
+from builder.eval.backends.model_folder import check_safe_weights, resolve_model_folder
 
-
-def resolve_model_folder(name_or_path: str) -> Path:
-    """A local folder, or a Hub id already in the local Hugging Face cache (nothing is downloaded)."""
-    path = Path(name_or_path).expanduser()
-    if path.is_dir():
-        return path
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(name_or_path, local_files_only=True))
-    except Exception:  # noqa: BLE001 - any failure means: not available offline
-        raise ModelError(f"model {name_or_path!r} is not a folder and not in the local Hugging Face cache; "
-                         "download it on a machine with internet (`hf download ID`) or pass its folder") from None
-
-
-def check_safe_weights(folder: Path) -> None:
-    if not any(folder.glob("*.safetensors")):
-        found = sorted(p.name for p in folder.iterdir() if p.suffix in (".bin", ".pt", ".pth", ".ckpt"))
-        raise ModelError(f"{folder} has no .safetensors weights{' (only ' + ', '.join(found) + ')' if found else ''}; "
-                         "pickled weights are never loaded: convert them to safetensors first")
+__all__ = ["TransformersBackend", "check_safe_weights", "resolve_model_folder"]
 
 
 class TransformersBackend:
@@ -228,41 +206,10 @@ class TransformersBackend:
 
     # -- generation -------------------------------------------------------------------------------
     def _generation_config(self, max_new_tokens: int):
-        """Greedy (the default), or the model's own generation settings (``--generation
-        model-default``, as MMRC ran each model) with --temperature / --top-p overrides; sampling
-        is seeded before every generate call."""
-        config = copy.deepcopy(self.model.generation_config)
-        if self.spec.generation == "greedy":
-            config.do_sample = False
-            config.temperature = config.top_p = config.top_k = None
-            config.num_beams = 1
-        else:
-            if self.spec.temperature is not None:
-                config.temperature = self.spec.temperature
-                config.do_sample = self.spec.temperature > 0
-            if self.spec.top_p is not None:
-                config.top_p = self.spec.top_p
-            if config.do_sample:
-                import torch
-
-                torch.manual_seed(self.spec.seed)
-        config.max_new_tokens = max_new_tokens
-        config.pad_token_id = self.tokenizer.pad_token_id
-        return config
+        return decoding.generation_config(self.model, self.tokenizer, self.spec, max_new_tokens)
 
     def _decode(self, rows, limits: list[int]) -> list[tuple[str, int, str]]:
-        """(text, new tokens, finish_reason) per row: cut at the first end-of-sequence token."""
-        eos = self.model.generation_config.eos_token_id
-        eos = set(eos if isinstance(eos, list) else [eos] if eos is not None else [])
-        out = []
-        for row, limit in zip(rows, limits):
-            ids = row.tolist()[:limit]
-            stop = next((i for i, t in enumerate(ids) if t in eos), None)
-            if stop is not None:
-                ids = ids[:stop]
-            text = clean_text(self.tokenizer.decode(ids, skip_special_tokens=True).strip())
-            out.append((text, len(ids), "stop" if stop is not None else "length"))
-        return out
+        return decoding.decode(self.model, self.tokenizer, rows, limits)
 
     def run(self, groups: Iterable[Group], on_reply: Callable[[Request, Reply], None]) -> None:
         """Questions of many dialogues pooled, sorted by prompt length and batched (the default), or
@@ -287,7 +234,7 @@ class TransformersBackend:
                         ready.append((request, *fitted))
                 use_prefix = (self.spec.prefix_cache == "on" and group.prefix_len > 0 and len(ready) > 1
                               and all(item[2] == 0 for item in ready))
-                if use_prefix and self._run_prefixed(group, ready, on_reply):
+                if use_prefix and prefix_cache.run_prefixed(self, group, ready, on_reply):
                     continue
                 pool.extend(ready)
                 if len(pool) >= batching.POOL_BATCHES * self.plan.rows:
@@ -348,43 +295,6 @@ class TransformersBackend:
                                                                        self._decode(out[:, width:], limits)):
             self.stats["generated"] += 1
             on_reply(request, Reply("ok", text, int(length), n, finish, truncated_messages=dropped))
-
-    def _run_prefixed(self, group: Group, ready, on_reply) -> bool:
-        """Encode the shared history once, then every question on top of its KV cache."""
-        import torch
-        from transformers import DynamicCache
-
-        prefix = self._encode([ready[0][1][: group.prefix_len]], generation_prompt=False)
-        prefix_ids = prefix["input_ids"][0]
-        size = prefix_ids.shape[0]
-        for _, _, _, enc in ready:
-            ids = enc["input_ids"][0]
-            if ids.shape[0] <= size or not torch.equal(ids[:size], prefix_ids):
-                self.stats["prefix_unstable"] += 1
-                return False
-        self.stats["prefix_groups"] += 1
-        cache = self.model(**prefix.to(self.device), cache=DynamicCache(config=self.model.config.get_text_config()),
-                           use_cache=True).cache
-        pad = self.tokenizer.pad_token_id
-        step = self.plan.rows
-        for start in range(0, len(ready), step):
-            chunk = ready[start:start + step]
-            tails = [enc["input_ids"][0][size:] for _, _, _, enc in chunk]
-            width = max(t.shape[0] for t in tails)
-            ids = torch.stack([torch.cat([prefix_ids, torch.full((width - t.shape[0],), pad), t]) for t in tails])
-            mask = torch.stack([torch.cat([torch.ones(size, dtype=torch.long),
-                                           torch.zeros(width - t.shape[0], dtype=torch.long),
-                                           torch.ones(t.shape[0], dtype=torch.long)]) for t in tails])
-            batch_cache = copy.deepcopy(cache)
-            batch_cache.batch_repeat_interleave(len(chunk))
-            limits = [request.max_new_tokens for request, *_ in chunk]
-            out = self.model.generate(input_ids=ids.to(self.device), attention_mask=mask.to(self.device),
-                                      cache=batch_cache, generation_config=self._generation_config(max(limits)))
-            self.stats["batches"] += 1
-            for (request, _, _, full), (text, n, finish) in zip(chunk, self._decode(out[:, ids.shape[1]:], limits)):
-                self.stats["generated"] += 1
-                on_reply(request, Reply("ok", text, int(full["input_ids"].shape[1]), n, finish))
-        return True
 
     def close(self) -> None:
         self.model = self.processor = None
