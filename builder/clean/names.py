@@ -187,14 +187,15 @@ def english_sentence(text: str, start: int, end: int) -> bool:
 
 def first_person_names(text: str, entities, found: list) -> list[tuple[int, int, str, float, str]]:
     """Proper names NER missed, in a sentence where the user speaks of their own world ("I broke
-    up with Jovana last month"): capitalised words inside the sentence (not its first word, not
+    up with Marek last month"): capitalised words inside the sentence (not its first word, not
     after an article or a possessive), none of them an English word, that NER labelled as no
-    place, organisation or product. Grammar decides, not a list of situations: first person
+    product or work; one word alone only when it is a known first name or the NER's word vectors
+    place it among people's names (word_kinds.py): "I was considering Rexburg" is a town. Grammar decides, not a list of situations: first person
     (builder/clean/sentence.py) plus the shape of a name that is no dictionary word."""
     from builder.clean.sentence import bounds, own_world
     from builder.clean.truecase import is_english_word
 
-    from builder.clean.word_kinds import product
+    from builder.clean.word_kinds import kind_of, product
 
     other = [(s, e) for s, e, label in entities if label not in ("PERSON", "GPE", "ORG", "NORP", "LOC")]
     taken = [(f[0], f[1]) for f in found]
@@ -216,7 +217,8 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
         if (any(is_english_word(w.lower()) or w.lower() in NOT_NAMES for w in words) or is_public(m.group())
                 or looks_like_identifier(m.group()) or not mostly_latin(m.group()) or any(product(w) for w in words)):
             continue
-        if own_world(text, start, end):
+        if own_world(text, start, end) and (len(words) > 1 or words[0].lower() in first_names()
+                                            or kind_of(words[0]) == "person"):
             out.append((*with_titles(text, start, end), "PERSON", 0.82, "first_person"))
     return out
 
@@ -440,6 +442,50 @@ def _title_follows(text: str, at: int) -> bool:
     return len(words) >= 2 and words[0][0].isupper() and all(w[0].isupper() for w in content)
 
 
+# -- vocatives: the name a speaker calls the other by -------------------------------------------
+# People address each other by name at the edges of a clause, set off by a comma or a greeting:
+# "Brooke, how's life?", "Any luck, Adam?", "what about you noelle?", "hey again keena". The slot
+# says "a person's name" in any chat, whoever types it; the word must still look like a name.
+VOC_NAME = r"(?P<name>[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’-]{1,}|[A-Z]{4,6})"
+VOC_END = r"(?=[ \t]*(?:[.!?,;:)…]|$|\n))"
+VOCATIVE_SLOTS = (
+    re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*(?:so|and|well|ok|okay|oh),?[ \t]+{VOC_NAME}[ \t]*,[ \t]*\w", re.I | re.M),
+    re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*(?:,|!)[ \t]*\w", re.M),
+    re.compile(rf",[ \t]*{VOC_NAME}{VOC_END}"),
+    re.compile(rf"\b(?:hi|hey|hello|heya|hiya|yo|sup|wussup|wassup|whassup|howdy|thanks|thank\s+you|thx|bye|goodbye"
+               rf"|good\s+(?:morning|afternoon|evening|night)|congrats|welcome(?:\s+back)?)(?:[ \t]+(?:again|there|back))?"
+               rf"[ \t]*,?[ \t]+{VOC_NAME}(?![\w'’-])", re.I),
+    re.compile(rf"\b(?:about|and|thank|to|for|with)\s+you,?[ \t]+{VOC_NAME}{VOC_END}", re.I),
+)
+INTERJECTIONS = frozenset("jesus god gosh lord christ man dude bro sis oh wow dang darn geez jeez yay yes no yeah yep nope "
+                          "sure well okay ok hey hi hello thanks please sorry lol haha hahaha hehe omg guys everyone "
+                          "everybody all friend friends buddy pal sir madam maam ma'am mate folks team there".split())
+
+
+def _vocative_word(word: str) -> bool:
+    """A word in a vocative slot that is a name: a known first name (even "Nick" or "Jade": the slot
+    vouches for it), or no English word, chat word, interjection, product or public name."""
+    from builder.clean.truecase import is_english_word
+    from builder.clean.word_kinds import product
+
+    low = word.lower().strip("'’")
+    if len(low) < 2 or low in INTERJECTIONS or low in CHAT_WORDS or low in NOT_NAMES or is_public(word):
+        return False
+    if low in first_names():
+        return True
+    return len(low) >= 3 and not is_english_word(low) and not product(word.title()) and not looks_like_identifier(word)
+
+
+def vocative_names(text: str) -> list[tuple[int, int, str, float, str]]:
+    """Names in a vocative slot (see VOCATIVE_SLOTS), in any case."""
+    out = []
+    for pattern in VOCATIVE_SLOTS:
+        for m in pattern.finditer(text):
+            if _vocative_word(m.group("name")):
+                out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "vocative"))
+    return out
+
+
 def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     """Names any language shows by its shape: a signature after a closing phrase, a
     self-introduction (also lower-case: "my name praba")."""
@@ -462,4 +508,4 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     for m in OTHER_INTRO.finditer(text):
         group = "name" if m.group("name") else "han"
         out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
-    return out + lower_case_names(text)
+    return out + lower_case_names(text) + vocative_names(text)

@@ -57,6 +57,8 @@ def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[st
     for text, scan in zip(texts, scans):
         for s in scan.spans:
             value = text[s["start"]:s["end"]]
+            if s.get("basis") == "first_person":
+                continue  # a guess from grammar alone is redacted where it stands, never looked for elsewhere
             if s["entity"] != "PERSON":
                 if len(value) >= 4:
                     values.setdefault(value, (s["entity"], s["score"], False))

@@ -71,6 +71,8 @@ def model_names(ctx: Context) -> list[TurnScan]:
     def given(text: str, s: dict) -> bool:
         value = text[s["start"]:s["end"]]
         parts = [bare(p) for p in [value, *value.split()]]
+        if _person(s) and s.get("basis") == "vocative":
+            return True  # "Hi Elena!": the model calls its interlocutor by the name it was given
         return not _person(s) or any(p in user_names for p in parts if len(p) >= 3) or (
             s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
                                                for p in parts if len(p) >= 3))
@@ -126,7 +128,10 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     if ctx.turns[i]["role"] != "user" or long_paste(text) or narrated(text):
         return False  # a script or a story the user types: its "I" is a character's
     structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
-    if not sentence.own_world(text, span["start"], span["end"], structured):
+    if span.get("basis") == "vocative":  # the user calls somebody by name: a person they talk to
+        if sentence.in_request(text, span["start"], span["end"]):
+            return False
+    elif not sentence.own_world(text, span["start"], span["end"], structured):
         return False
     if span.get("basis") in WEAK and LOCATIVE_BEFORE.search(text[max(0, span["start"] - 14):span["start"]]):
         return False  # "my trip to the Great Wall at Mutianyu": NER's PERSON after "at" is a place

@@ -70,8 +70,14 @@ def _redacted(detector, turns):
 
 
 @pytest.mark.parametrize("turns, gone, kept", [
-    ([("user", "Write a story about a dragon.\nI broke up with Jovana last month and I still text her.")],
-     ["Jovana"], ["dragon"]),
+    ([("user", "Write a story about a dragon.\nI broke up with Jovana Petrić last month and I still text her.")],
+     ["Jovana", "Petrić"], ["dragon"]),
+    ([("user", "Write a story about a dragon.\nI broke up with Marek last month and I still text him.")], ["Marek"], []),
+    ([("user", "I was considering Rexburg though, honestly. Which college is better?")], [], ["Rexburg"]),
+    ([("user", "hi!"), ("assistant", "Hi Elena! Good to see you again."), ("user", "what should I cook?")], ["Elena"], []),
+    ([("user", "Any luck, Adam? And what about you noelle?")], ["Adam", "noelle"], []),
+    ([("user", "Well, I think so. Sure, why not? Yes, Python is great.\njollibee!\nmerlin")], [],
+     ["Well", "Sure", "Python", "jollibee", "merlin"]),
     ([("user", "hi im ksenia and i have a question about my visa")], ["ksenia"], ["visa"]),
     ([("user", "Can you check my English?\nThanks a lot!\nEero")], ["Eero"], ["Thanks a lot!"]),
     ([("user", "[10:32] Emeka: are you coming tonight?\n[10:33] Pooja: yes\nwho is late?")], ["Emeka", "Pooja"], []),
