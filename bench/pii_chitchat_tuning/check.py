@@ -23,7 +23,7 @@ def main():
     dialogues = load("dialogues.jsonl")
     labels = load("labels.jsonl")
     errors = []
-    if [d["id"] for d in dialogues] != [l["id"] for l in labels]:
+    if [d["id"] for d in dialogues] != [row["id"] for row in labels]:
         errors.append("label ids do not match dialogue ids one to one, in order")
     by_id = {d["id"]: d for d in dialogues}
     kinds = collections.Counter()
