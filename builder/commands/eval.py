@@ -108,9 +108,10 @@ def _default(cls: str, name: str):
 @click.option("--batch-size", type=_COUNT_OR_AUTO, default=_default("spec", "batch_size"), show_default=True,
               help="transformers: questions per generate call, from many dialogues, sorted by prompt length; auto: "
                    "sized from free GPU memory on CUDA, a fixed size on CPU (the run's manifest says which).")
-@click.option("--prefix-cache", type=click.Choice(["off", "on"]), default=_default("spec", "prefix_cache"),
+@click.option("--prefix-cache", type=click.Choice(["auto", "off", "on"]), default=_default("spec", "prefix_cache"),
               show_default=True, help="transformers: on = one dialogue's questions per generate call on its history "
-                                      "encoded once (slower than cross-dialogue batches on a GPU).")
+                                      "encoded once; off = questions of many dialogues per call; auto = on for CPU "
+                                      "(prefill-bound: faster there), off on CUDA (slower there).")
 @click.option("--compile", "compile_", is_flag=True,
               help="transformers: static KV cache + torch.compile of the decode step where the model supports it; "
                    "where it cannot, one line says why and the run goes on uncompiled (recorded in the manifest).")

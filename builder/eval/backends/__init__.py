@@ -26,7 +26,7 @@ BACKENDS = {
 }
 OVERFLOW_POLICIES = ("record", "truncate-history")
 GENERATION_MODES = ("greedy", "model-default")
-PREFIX_CACHE = ("off", "on")
+PREFIX_CACHE = ("auto", "off", "on")
 # ok; context_overflow (prompt longer than the context); prompt_error (the chat template or an image
 # cannot take this prompt); request_rejected (the server refuses this request for good: a 4xx that is
 # not about length); backend_error (transient, after retries: not cached, a rerun retries it)
@@ -42,7 +42,7 @@ class BackendSpec:
     device: str = "auto"
     dtype: str = "auto"
     batch_size: int | str = "auto"  # transformers: rows per generate call, or auto (from free memory on CUDA)
-    prefix_cache: str = "off"  # on | off (transformers): one dialogue's questions on its encoded history
+    prefix_cache: str = "auto"  # auto | on | off (transformers): one dialogue's questions on its encoded history
     compile: bool = False  # transformers: static KV cache + torch.compile of the decode step
     base_url: str | None = None
     api_key_env: str | None = None  # no key is sent unless the user names the variable holding it
