@@ -181,8 +181,9 @@ def english_sentence(text: str, start: int, end: int) -> bool:
     from builder.clean.truecase import is_english_word
 
     left, right = bounds(text, start, end)
-    words = re.findall(r"[a-z]+", (text[left:start] + " " + text[end:right]).lower())
-    return len(words) >= 3 and sum(is_english_word(w) for w in words) >= 0.75 * len(words)
+    words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", (text[left:start] + " " + text[end:right]).lower())
+    english = [w.isascii() and is_english_word(w.replace("’", "'")) for w in words]  # "été" is no English word
+    return sum(english) >= 0.75 * len(words) if len(words) >= 3 else all(english)  # "Hi Elena!": one word
 
 
 def first_person_names(text: str, entities, found: list) -> list[tuple[int, int, str, float, str]]:
@@ -210,7 +211,7 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
         left, _ = bounds(text, start, end)
         head = text[left:start]
         head = head[:len(head) - len(LIST_BEFORE.search(head).group())] or head  # "inspired by Wallace & Gromit"
-        if (not head.strip() or re.search(r"[\"“'‘(:#@/*]\s*$", head) or THING_BEFORE.search(head[-30:])
+        if (not head.strip() or re.search(r"[\"“'‘(:#@/*]\s*$|\s[-–—]\s+$", head) or THING_BEFORE.search(head[-30:])
                 or LOCATIVE_BEFORE.search(head[-14:]) or re.search(r"(?:^|\s)[A-Z][\w&'’.-]*\s+$", head)):
             continue  # "the old Tsukiji market", "inspired by Wallace", "IKEA Kivik": a place, a work, a product
         words = [w.strip(".,'’\"") for w in m.group().split()]
@@ -450,8 +451,8 @@ VOC_NAME = r"(?P<name>[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’-]{1,}|[A-Z]{4,6}
 VOC_END = r"(?=[ \t]*(?:[.!?,;:)…]|$|\n))"
 VOCATIVE_SLOTS = (
     re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*(?:so|and|well|ok|okay|oh),?[ \t]+{VOC_NAME}[ \t]*,[ \t]*\w", re.I | re.M),
-    re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*(?:,|!)[ \t]*\w", re.M),
-    re.compile(rf",[ \t]*{VOC_NAME}{VOC_END}"),
+    re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*,[ \t]*\w", re.M),  # (a known name only)
+    re.compile(rf",[ \t]*{VOC_NAME}(?=[ \t]*(?:[.!?…]|$|\n))"),  # at the sentence's end: ", numbers," is a list
     re.compile(rf"\b(?:hi|hey|hello|heya|hiya|yo|sup|wussup|wassup|whassup|howdy|thanks|thank\s+you|thx|bye|goodbye"
                rf"|good\s+(?:morning|afternoon|evening|night)|congrats|welcome(?:\s+back)?)(?:[ \t]+(?:again|there|back))?"
                rf"[ \t]*,?[ \t]+{VOC_NAME}(?![\w'’-])", re.I),
@@ -473,16 +474,29 @@ def _vocative_word(word: str) -> bool:
         return False
     if low in first_names():
         return True
-    return len(low) >= 3 and not is_english_word(low) and not product(word.title()) and not looks_like_identifier(word)
+    forms = {low, re.sub(r"(?:es|s|ed|ing|ly)$", "", low), re.sub(r"s$", "", low)}  # "numbers" is a word too
+    return (len(low) >= 3 and "-" not in low and not any(is_english_word(f) for f in forms if len(f) >= 3)
+            and not product(word.title()) and not looks_like_identifier(word))
 
 
 def vocative_names(text: str) -> list[tuple[int, int, str, float, str]]:
-    """Names in a vocative slot (see VOCATIVE_SLOTS), in any case."""
+    """Names in a vocative slot (see VOCATIVE_SLOTS) of an English sentence, in any case. Set off by
+    commas ("Brooke, how's life?", "Any luck, Adam?") only a known first name or a word whose vectors
+    sit with people's names counts ("Sure," and "..., illuminati" stand there too); after a greeting
+    or "you" any name-like word does ("hey keena", "what about you noelle?")."""
+    from builder.clean.word_kinds import kind_of
+
     out = []
-    for pattern in VOCATIVE_SLOTS:
+    for k, pattern in enumerate(VOCATIVE_SLOTS):
         for m in pattern.finditer(text):
-            if _vocative_word(m.group("name")):
-                out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "vocative"))
+            word = m.group("name")
+            if not english_sentence(text, m.start("name"), m.end("name")):
+                continue  # "Luca, der Blitz,": the slots are English grammar
+            if k not in (3, 4) and word.lower() not in first_names() and kind_of(word.title()) != "person":
+                continue  # only a greeting or "you ..." vouches for an unknown word ("hey keena")
+            if _vocative_word(word):
+                basis = "vocative_greeting" if k == 3 else "vocative"  # "Hi Elena!": a greeting word says it
+                out.append((m.start("name"), m.end("name"), "PERSON", 0.85, basis))
     return out
 
 

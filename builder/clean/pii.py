@@ -200,7 +200,7 @@ class PiiDetector:
     def _judge(self, span: dict, text: str) -> str | None:
         """The span rule that keeps ``span`` (precision.judge_span), or None to redact it."""
         entity, value = span["entity"], text[span["start"]:span["end"]]
-        if span.get("basis") in ("intro", "signoff", "lower_cue", "vocative"):
+        if span.get("basis") in ("intro", "signoff", "lower_cue", "vocative", "vocative_greeting"):
             value = value.title()  # "my name praba", "i'm lucia": the cue vouches for a lower-case name
         if entity not in self.config.entities:
             return "entity_not_selected"

@@ -49,7 +49,8 @@ MODEL_MADE = tuple(sorted(entities.MODEL_MADE))
 
 RULES: tuple[Rule, ...] = (
     Rule("model_first_person_guess", NAMES,
-         "a name guessed from a first-person sentence means the user's scene only in a turn the user typed",
+         "a name guessed from grammar (a first-person sentence, a vocative comma) means the user's scene only in a "
+         "turn the user typed; in a model's story the comma is a narrator's",
          lambda ctx: True, s.model_first_person_guesses,
          (Example((("user", "Tell me about your summer."),
                    ("assistant", "As I said, I went to Kraków with Marek last summer.")), "Marek"),)),
@@ -79,21 +80,21 @@ RULES: tuple[Rule, ...] = (
          (Example((("user", "Was Kobe Bryant better than Jordan? I think Bryant was."),), "Bryant"),)),
     Rule("fiction_character", NAMES,
          "names in a requested or told story are its characters",
-         _not_personal("fiction"), s.all_names,
+         _not_personal("fiction"), s.names_in("fiction"),
          (Example((("user", "Write a short story about Lily Marsh and her dragon."),), "Lily Marsh"),)),
     Rule("exercise_name", NAMES,
          "a worksheet's people are invented",
-         _not_personal("exercise"), s.all_names,
+         _not_personal("exercise"), s.names_in("exercise"),
          (Example((("user", "Suki Tanaka wants to build a sheep pen 4 m long and 3 m wide. What would be the "
                             "area of the pen?"),), "Suki Tanaka"),)),
     Rule("puzzle_name", NAMES,
          "a riddle's or logic puzzle's people are its pieces",
-         _not_personal("puzzle"), s.all_names,
+         _not_personal("puzzle"), s.names_in("puzzle"),
          (Example((("user", "Anna Kovacs calls Beth Moreau, interrupting her concentration. Who does 'her' "
                             "refer to?"),), "Anna Kovacs"),)),
     Rule("public_text_name", NAMES,
          "names in a public text handed over to summarise or translate are public",
-         _not_personal("public_text"), s.all_names,
+         _not_personal("public_text"), s.names_in("public_text"),
          (Example((("user", "Summarize this news article: Mayor Ellen Cordova opened the new bridge on Monday."),),
                   "Ellen Cordova"),)),
     Rule("credited_on_a_work", NAMES,

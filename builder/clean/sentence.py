@@ -21,8 +21,10 @@ from builder.traits.fiction import asks_for_fiction
 from builder.traits.puzzle import puzzle
 
 BOUNDARY = re.compile(r"[.!?;]+(?=\s|$)|\n")
-FIRST_PERSON = re.compile(r"(?<![\w'’])(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself|we|we're|we’re"
-                          r"|we've|we’ve|our|ours|us)(?![\w'’])", re.I)
+# Subjects and possessives only: "me" and "us" are mostly the object of a request ("give me 10
+# points about travers robert goff"), which says nothing of whose world a name is from.
+FIRST_PERSON = re.compile(r"(?<![\w'’])(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|mine|myself|we|we're|we’re"
+                          r"|we've|we’ve|our|ours)(?![\w'’]|\.\w)", re.I)  # "i.e." is no I
 # "Samsung" is no "I": a lone capital I inside a word never counts; "US" (the country) is no "us".
 COUNTRY_US = re.compile(r"(?<![\w])US(?![\w])")
 QUOTED = re.compile(r"[\"“”«»]")  # a name inside quotes is somebody speaking or a title, not the user's scene

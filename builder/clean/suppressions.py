@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from builder.clean import sentence
 from builder.clean.entities import STRUCTURED
@@ -71,8 +72,8 @@ def model_names(ctx: Context) -> list[TurnScan]:
     def given(text: str, s: dict) -> bool:
         value = text[s["start"]:s["end"]]
         parts = [bare(p) for p in [value, *value.split()]]
-        if _person(s) and s.get("basis") == "vocative":
-            return True  # "Hi Elena!": the model calls its interlocutor by the name it was given
+        if _person(s) and s.get("basis") == "vocative_greeting":
+            return True  # "Hi Elena!": the model greets its interlocutor by the name it was given
         return not _person(s) or any(p in user_names for p in parts if len(p) >= 3) or (
             s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
                                                for p in parts if len(p) >= 3))
@@ -128,10 +129,7 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     if ctx.turns[i]["role"] != "user" or long_paste(text) or narrated(text):
         return False  # a script or a story the user types: its "I" is a character's
     structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
-    if span.get("basis") == "vocative":  # the user calls somebody by name: a person they talk to
-        if sentence.in_request(text, span["start"], span["end"]):
-            return False
-    elif not sentence.own_world(text, span["start"], span["end"], structured):
+    if not sentence.own_world(text, span["start"], span["end"], structured):
         return False
     if span.get("basis") in WEAK and LOCATIVE_BEFORE.search(text[max(0, span["start"] - 14):span["start"]]):
         return False  # "my trip to the Great Wall at Mutianyu": NER's PERSON after "at" is a place
@@ -151,17 +149,43 @@ def _characters(ctx: Context) -> set[str]:
     return ctx.characters
 
 
+# Names found by grammar alone: a capitalised non-word in a first-person sentence, a word in a
+# vocative slot ("..., Chase."). In a model turn the "I" is the model and the comma is a narrator's
+# apposition ("his roommate, Chase."); only a greeting ("Hi Elena!") says it is the interlocutor.
+GRAMMAR_GUESSES = ("first_person", "vocative")
+
+
 def model_first_person_guesses(ctx: Context) -> list[TurnScan]:
-    """Names found by grammar alone (``first_person``: a capitalised non-word in a first-person
-    sentence) in a model turn: the model's "I" is the model, its sentence no user's scene."""
-    return _filter(ctx, lambda i, text, s: ctx.turns[i]["role"] != "user" and s.get("basis") == "first_person")
+    """Names found by grammar alone (GRAMMAR_GUESSES) in a model turn."""
+    return _filter(ctx, lambda i, text, s: ctx.turns[i]["role"] != "user" and s.get("basis") in GRAMMAR_GUESSES)
 
 
-def all_names(ctx: Context) -> list[TurnScan]:
-    """Every PERSON span: in fiction, a worksheet, a puzzle or a public text that is not about the
-    user's own affairs, even "I'm John Smith" is a character speaking; but not a name in a
-    sentence where the user speaks of their own world ("I broke up with Jovana")."""
-    return _filter(ctx, lambda i, text, s: _person(s) and not own_world(ctx, i, text, s))
+# Traits whose names live in the turns that carry them: a worksheet item or a riddle is one message.
+# A story or a public text runs on over the dialogue (the model continues it, the user edits it),
+# so their names are kept in every turn (WildChat: scoping them redacted the characters of 9 stories).
+TURN_SCOPED = frozenset({"exercise", "puzzle"})
+
+
+def names_in(trait: str) -> Callable[[Context], list[TurnScan]]:
+    """The PERSON spans a trait makes no one's. For a worksheet or a riddle (TURN_SCOPED): in the
+    turns where it holds, the model turns that answer them, and wherever a name word of those turns
+    comes up again ("what about Suki's pen?"); "how many points are you at?" makes one turn a
+    question, not the chat a worksheet. For a story or a public text: in every turn (in a story even
+    "I'm John Smith" is a character speaking). Never a name in a sentence where the user speaks of
+    their own world ("I broke up with Jovana")."""
+
+    def suppress(ctx: Context) -> list[TurnScan]:
+        tagged = set(ctx.traits.turns(trait)) if trait in TURN_SCOPED else set()
+        tagged = tagged or set(range(len(ctx.turns)))
+        scope = tagged | {i + 1 for i in tagged if i + 1 < len(ctx.turns) and ctx.turns[i + 1]["role"] != "user"}
+        words = {bare(w) for i in scope for sp in ctx.scans[i].spans if _person(sp)
+                 for w in ctx.texts[i][sp["start"]:sp["end"]].split()}
+        return _filter(ctx, lambda i, text, s: _person(s) and (
+            i in scope or bool({bare(w) for w in text[s["start"]:s["end"]].split()} & words))
+            and not own_world(ctx, i, text, s))
+
+    suppress.__name__ = f"names_in_{trait}"
+    return suppress
 
 
 def credited_names(ctx: Context) -> list[TurnScan]:

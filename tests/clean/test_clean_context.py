@@ -87,6 +87,12 @@ def _redacted(detector, turns):
     ([("user", "I use Ubuntu on my laptop. Which editor should I install?")], [], ["Ubuntu"]),
     ([("user", "Name: Emeka Iwasaki\nPhone: 06 24 30 75 32")], ["Emeka Iwasaki", "06 24 30 75 32"], ["Name:"]),
     ([("user", "Write a short story about Lily Marsh and her dragon.")], [], ["Lily Marsh"]),
+    # a narrator's apposition in a model's story is no vocative; "i.e." is no "I"; French is no English grammar
+    ([("user", "Write a story about two roommates."),
+      ("assistant", "Tyler sat alone, much unlike his roommate, Chase. Tessa, now laughing, waved.")], [],
+     ["Chase", "Tessa"]),
+    ([("user", "Summarize this long passage, please:\n" + "The gospels agree on much. " * 30
+       + "Compare the other three Gospels (i.e Mark, Matthew, and Luke) here.")], [], ["Mark", "Matthew"]),
 ])
 def test_names_and_numbers_by_context(detector, turns, gone, kept):
     text = "\n".join(_redacted(detector, turns))
@@ -94,3 +100,16 @@ def test_names_and_numbers_by_context(detector, turns, gone, kept):
         assert value not in text, (value, text)
     for value in kept:
         assert value in text, (value, text)
+
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Any luck, Adam?", ["Adam"]), ("hey again keena haha", ["keena"]), ("what about you noelle?", ["noelle"]),
+    ("il a été très satisfait de vos performances, Marc.", []),  # French: the slots are English grammar
+    ("letters, numbers, and symbols.", []), ("am i at home or am i alone, illuminati", []),
+    ("Bonjour! Comment puis-je vous aider?", []), ("Sure, why not?", []),
+])
+def test_vocative_slots(text, found):
+    from builder.clean.names import vocative_names
+
+    assert [text[s:e] for s, e, *_ in vocative_names(text)] == found
