@@ -160,18 +160,18 @@ def model_first_person_guesses(ctx: Context) -> list[TurnScan]:
     return _filter(ctx, lambda i, text, s: ctx.turns[i]["role"] != "user" and s.get("basis") in GRAMMAR_GUESSES)
 
 
-# Traits whose names live in the turns that carry them: a worksheet item or a riddle is one message.
-# A story or a public text runs on over the dialogue (the model continues it, the user edits it),
-# so their names are kept in every turn (WildChat: scoping them redacted the characters of 9 stories).
-TURN_SCOPED = frozenset({"exercise", "puzzle"})
+# Traits whose names live in the turns that carry them: a riddle is one message. A story or a
+# public text runs on over the dialogue (the model continues it, the user edits it), and so does a
+# lesson (the demo's history chat: a quiz turn, then "the Ming dynasty" in the next), so their names
+# are kept in every turn (WildChat: scoping stories redacted the characters of 9 of them).
+TURN_SCOPED = frozenset({"puzzle"})
 
 
 def names_in(trait: str) -> Callable[[Context], list[TurnScan]]:
-    """The PERSON spans a trait makes no one's. For a worksheet or a riddle (TURN_SCOPED): in the
-    turns where it holds, the model turns that answer them, and wherever a name word of those turns
-    comes up again ("what about Suki's pen?"); "how many points are you at?" makes one turn a
-    question, not the chat a worksheet. For a story or a public text: in every turn (in a story even
-    "I'm John Smith" is a character speaking). Never a name in a sentence where the user speaks of
+    """The PERSON spans a trait makes no one's. For a riddle (TURN_SCOPED): in the turns where it
+    holds, the model turns that answer them, and wherever a name word of those turns comes up again.
+    For a story, a worksheet or a public text: in every turn (in a story even "I'm John Smith" is a
+    character speaking). Never a name in a sentence where the user speaks of
     their own world ("I broke up with Jovana")."""
 
     def suppress(ctx: Context) -> list[TurnScan]:
