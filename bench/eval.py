@@ -92,33 +92,15 @@ def naive(model_dir: Path, groups):
 def plain_generate(model_dir: Path, groups, batch: int) -> dict:
     """The ceiling: the same prompts through the processor and plain ``generate``, sorted by length and
     cut into batches of ``batch`` (what the backend does, without its code)."""
-    import io
-
     import torch
-    from PIL import Image
     from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    from plain_batches import sorted_batches
 
     model = AutoModelForImageTextToText.from_pretrained(model_dir, use_safetensors=True).eval()
     processor = AutoProcessor.from_pretrained(model_dir)
     processor.tokenizer.padding_side = "left"
-
-    def convert(messages):
-        return [{"role": m["role"], "content": [{"type": "image", "image": Image.open(io.BytesIO(p["bytes"])).convert("RGB")}
-                                                if p["type"] == "image" else {"type": "text", "text": p["text"]}
-                                                for p in m["content"]]} for m in messages]
-
-    def encode(conversations):
-        return processor.apply_chat_template(conversations, add_generation_prompt=True, tokenize=True,
-                                             return_dict=True, return_tensors="pt", sanitize_control_tokens=True,
-                                             processor_kwargs={"padding": True})
-
-    requests = [r for g in groups for r in g.requests]
-    lengths = [encode([convert(r.messages)])["input_ids"].shape[1] for r in requests]
-    order = sorted(range(len(requests)), key=lambda i: lengths[i])
-    chunks = [[requests[i] for i in order[start:start + batch]] for start in range(0, len(order), batch)]
-    t0 = time.perf_counter()
-    encoded = [encode([convert(r.messages) for r in chunk]) for chunk in chunks]
-    t_encode = time.perf_counter() - t0
+    chunks, encoded, t_encode = sorted_batches(processor, groups, batch)
     eos = model.generation_config.eos_token_id
     out = {}
     t0 = time.perf_counter()

@@ -22,7 +22,6 @@ checks the script itself on a CPU machine.
 from __future__ import annotations
 
 import gc
-import io
 import json
 import os
 import sys
@@ -173,26 +172,12 @@ def timed(backend, groups: list) -> dict:
 def ceiling(backend, groups: list, batch: int) -> dict:
     """Plain ``processor`` + ``model.generate`` on the same prompts, sorted by length, ``batch`` rows a call."""
     import torch
-    from PIL import Image
+
+    from plain_batches import sorted_batches
 
     model, processor = backend.model, backend.processor
-
-    def convert(messages):
-        return [{"role": m["role"], "content": [{"type": "image", "image": Image.open(io.BytesIO(p["bytes"])).convert("RGB")}
-                                                if p["type"] == "image" else {"type": "text", "text": p["text"]}
-                                                for p in m["content"]]} for m in messages]
-
-    def encode(conversations):
-        return processor.apply_chat_template(conversations, add_generation_prompt=True, tokenize=True,
-                                             return_dict=True, return_tensors="pt", sanitize_control_tokens=True,
-                                             processor_kwargs={"padding": True})
-
-    requests = [r for g in groups for r in g.requests]
-    lengths = [encode([convert(r.messages)])["input_ids"].shape[1] for r in requests]
-    order = sorted(range(len(requests)), key=lambda i: lengths[i])
-    t = time.perf_counter()
-    encoded = [encode([convert(requests[i].messages) for i in order[s:s + batch]]) for s in range(0, len(order), batch)]
-    encode_s = time.perf_counter() - t
+    chunks, encoded, encode_s = sorted_batches(processor, groups, batch)
+    requests = [r for chunk in chunks for r in chunk]
     sync()
     t = time.perf_counter()
     with torch.inference_mode():
@@ -237,7 +222,9 @@ def main() -> int:
     DOC["model"] = build_model(folder, groups)
     log(f"model built and saved: {DOC['model']}")
     save()
-    spec = BackendSpec("transformers", str(folder), device=DEVICE, dtype=DOC["dtype"], batch_size="auto").validate()
+    # cross-dialogue batches unless a run asks for the prefix path (auto would pick it on a CPU)
+    spec = BackendSpec("transformers", str(folder), device=DEVICE, dtype=DOC["dtype"], batch_size="auto",
+                       prefix_cache="off").validate()
     base = TransformersBackend(spec)
     t = time.perf_counter()
     base.setup()
