@@ -5,7 +5,7 @@ when its next line says "I broke up with Jovana last month". The policy's trait 
 story's or a worksheet's names; they must not keep a name whose own sentence is the user
 talking about their life. That sentence is recognised by grammar, not by lists of situations:
 
-- it speaks in the first person (I, my, me, we, our...), or it holds a structured value the
+- it speaks in the first person as subject or owner (I, my, we, our...), or it holds a structured value the
   finders found (a phone, a card, a street: a contact, a record); and
 - it is not itself the story request, the worksheet item or the riddle (the trait detectors run
   on the sentence alone: "write me a story about my cat Lily" is fiction, "my son Tom has a
@@ -51,20 +51,23 @@ def first_person(sentence: str) -> bool:
     return bool(FIRST_PERSON.search(COUNTRY_US.sub(" ", sentence)))
 
 
-def in_request(text: str, start: int, end: int) -> bool:
-    """The sentence around the span asks for a story, is a worksheet item or a riddle."""
-    left, right = bounds(text, start, end)
-    sentence = text[left:right]
+def _request(sentence: str) -> bool:
     return asks_for_fiction(sentence) or exercise(sentence) or puzzle(sentence) or bool(ACTION.search(sentence))
+
+
+def in_request(text: str, start: int, end: int) -> bool:
+    """The sentence around the span asks for a story, is a worksheet item, a riddle or a role-play action."""
+    left, right = bounds(text, start, end)
+    return _request(text[left:right])
 
 
 def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]] = ()) -> bool:
     """True when the sentence around ``text[start:end]`` is the user speaking of their own world
     (first person, or a structured value beside it) and is no story, worksheet or riddle itself."""
-    if in_request(text, start, end):
-        return False
     left, right = bounds(text, start, end)
     sentence = text[left:right]
+    if _request(sentence):
+        return False
     if QUOTED.search(sentence[:start - left]) and QUOTED.search(sentence[end - left:]):
         return False
     rest = sentence[:start - left] + " " + sentence[end - left:]  # the name itself is no pronoun ("Im Ho")

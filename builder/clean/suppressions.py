@@ -155,7 +155,7 @@ def _characters(ctx: Context) -> set[str]:
 GRAMMAR_GUESSES = ("first_person", "vocative")
 
 
-def model_first_person_guesses(ctx: Context) -> list[TurnScan]:
+def model_grammar_guesses(ctx: Context) -> list[TurnScan]:
     """Names found by grammar alone (GRAMMAR_GUESSES) in a model turn."""
     return _filter(ctx, lambda i, text, s: ctx.turns[i]["role"] != "user" and s.get("basis") in GRAMMAR_GUESSES)
 
@@ -176,7 +176,8 @@ def names_in(trait: str) -> Callable[[Context], list[TurnScan]]:
 
     def suppress(ctx: Context) -> list[TurnScan]:
         tagged = set(ctx.traits.turns(trait)) if trait in TURN_SCOPED else set()
-        tagged = tagged or set(range(len(ctx.turns)))
+        if not tagged:  # the whole dialogue
+            return _filter(ctx, lambda i, text, s: _person(s) and not own_world(ctx, i, text, s))
         scope = tagged | {i + 1 for i in tagged if i + 1 < len(ctx.turns) and ctx.turns[i + 1]["role"] != "user"}
         words = {bare(w) for i in scope for sp in ctx.scans[i].spans if _person(sp)
                  for w in ctx.texts[i][sp["start"]:sp["end"]].split()}
