@@ -39,6 +39,17 @@ EN_TYPES = (
     "|cove|creek|crest|estates?|falls|ferry|fields?|ford|forest|fork|fort|gateway|glen|harbou?r|haven|hollow|island"
     "|knoll|lakes?|landing|mills?|motorway|orchard|pines|plains|prairie|ranch|rapids|river|springs?|stream|trace"
     "|track|tunnel|valley|viaduct|vista|broadway|embankment|parade|esplanade|promenade|avenida|str")
+# The rest of the USPS street suffixes (Publication 28, appendix C1): real streets are named
+# "Kim Oval", "Gonzalez Trafficway", "Orchard Knolls", but most of these are also common nouns
+# ("10 National Parks", "3 Key Points"), so a street ending in one needs its address around it:
+# a cue before ("I live at") or a unit or postal code after.
+WEAK_TYPES = (
+    "branch|bridges?|brooks?|burgs?|camps?|canyon|cape|centers?|circles|cliffs?|club|commons?|corners?|course|courts"
+    "|coves|crossroads?|curve|dale|dam|divide|drives|extensions?|fall|flats?|fords|forges?|forks|gardens?|glens"
+    "|greens|groves|harbou?rs|hills|inlet|islands|isles|junctions|keys?|knolls|light|lights|loaf|locks?|lodge"
+    "|manors|mission|mountains?|neck|overpass|parks?|parkways|passage|pines?|plains?|points|ports?|radial|ramp"
+    "|rapid|rest|ridges|roads|route|rue|shoals?|skyway|squares|station|stravenue|streets|throughway|trafficway"
+    "|underpass|unions?|valleys|views|villages?|ville|walks|wall|ways|well")
 # Words that follow a number without naming a street ("45 minute drive", "3 lane road").
 NOT_STREET_WORDS = frozenset("""
 minute minutes min mins hour hours hr hrs second seconds day days week weeks month months year years yr
@@ -75,6 +86,10 @@ CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|
 
 STREET_FORMS = (
     ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES})\b\.?", 0.6),
+    ("number_first_weak", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{WEAK_TYPES})\b\.?", 0.6),
+    # no house number, but a home on it: "we live on Elm Street", "i live on maple drive"
+    ("lives_on", rf"\b(?:live|lives|lived|living|grew\s+up|house|home|flat|apartment)\s+on\s+(?:the\s+)?"
+                 rf"(?P<street>(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{EN_TYPES})\b\.?)", 0.6),
     ("type_first", rf"(?:{LEAD})?(?:{PREFIX_TYPES})\.?\s+(?:{NAME_WORD}\s+){{0,4}}{NAME_WORD}(?:,?\s+{NUM}\.?)?", 0.6),
     ("name_first", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}(?:{L}*(?:{NAME_FIRST_ENDINGS})\.?|{NAME_WORD}\s+"
                    rf"(?:{NAME_FIRST_WORDS}))(?!\w),?\s+{NUM}\.?", 0.6),
@@ -126,9 +141,11 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
              "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
              "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
              "name_first": bool(_ENDING_ANY.search(text)),
-             "military": bool(re.search(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", text, re.I))}
+             "military": bool(re.search(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", text, re.I)),
+             "lives_on": bool(LIVES_ON_ANY.search(text))}
+    digits = any(c.isdigit() for c in text)
     for name, pattern, score in _COMPILED:
-        if not gates.get(name, True):
+        if not gates.get(name, True) or not (digits or name == "lives_on"):
             continue  # cheap checks first: most chat has no unit, code or cue word
         for m in _candidates(pattern, text):
             value = m.group()
@@ -142,7 +159,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 if not re.search(r"(?<![\w-])\d{1,5}[a-zA-Z]?(?![\w-])", value):
                     continue  # "via the M1 motorway": no house number
             lower_street = False
-            if name == "number_first":
+            if name in ("number_first", "number_first_weak", "lives_on"):
                 lower_street = (not lower_text and not _name_ok(m.group("name").split(), False)
                                 and bool(STRONG_TYPES.search(value.rstrip())))
                 if not _name_ok(m.group("name").split(), lower_text or lower_street) or re.match(r"\d{3}0s\b", value):
@@ -155,20 +172,21 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                     continue
                 if not lower_text and not value[:1].isdigit() and not value[:1].isupper() and name != "type_first":
                     continue
-            cued = bool(CUE.search(text[max(0, m.start() - 60):m.start()]))
+            cued = name == "lives_on" or bool(CUE.search(text[max(0, m.start() - 60):m.start()]))
+            start = m.start("street") if name == "lives_on" else m.start()
             if name == "unit" and not (cued or LONE_UNIT.match(value)):
                 continue
-            if organisation_before(text, m.start()):
+            if organisation_before(text, start):
                 continue  # a university's or a publisher's address is public, not a person's
-            if historical(text, m.start(), m.end()):
+            if historical(text, start, m.end()):
                 continue
             end, coded = extend_block(text, m.end(), lower_text) if name != "unit" else (m.end(), False)
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
             if name == "name_number" and (not (cued or coded) or "\t" in line):
                 continue  # "Windows 10", a table row: a name and a number are a street only inside an address
-            if lower_street and not (cued or coded):
-                continue  # "2 main road options": a lower-case street needs its address around it
-            found.append((m.start(), end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
+            if (lower_street or name == "number_first_weak") and not (cued or coded):
+                continue  # "2 main road options", "10 National Parks": such a street needs its address around it
+            found.append((start, end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
     return found
 
 
@@ -190,8 +208,9 @@ _ENDING_ANY = re.compile(rf"(?:{NAME_FIRST_ENDINGS})\.?,?\s+\d|\s(?:{NAME_FIRST_
 # route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
 SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b",
                          re.I)
-ONE_LINE_FORMS = ("number_first", "type_first", "name_first", "name_number", "corner")
+ONE_LINE_FORMS = ("number_first", "number_first_weak", "lives_on", "type_first", "name_first", "name_number", "corner")
 YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
+LIVES_ON_ANY = re.compile(r"\b(?:live|lives|lived|living|up|house|home|flat|apartment)\s+on\s", re.I)
 _UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
 _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)

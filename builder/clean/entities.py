@@ -37,7 +37,7 @@ ENTITIES: dict[str, Entity] = {e.name: e for e in (
     Entity("IP_ADDRESS", "presidio IpRecognizer", min_digits=1, model_made=True, surrogate="ip", match_as_written=True),
     Entity("US_SSN", "presidio UsSsnRecognizer, cued SSN", min_digits=9, structured=True, model_made=True,
            surrogate="ssn"),
-    Entity("STREET_ADDRESS", "addresses.find_streets", min_digits=1, structured=True, surrogate="street"),
+    Entity("STREET_ADDRESS", "addresses.find_streets", min_digits=0, structured=True, surrogate="street"),
     Entity("ZIP_CODE", "numbers.find_postal_codes", min_digits=2, structured=True, surrogate="digits"),
     Entity("US_DRIVER_LICENSE", "numbers.find_ids", min_digits=1, structured=True, model_made=True, surrogate="digits"),
     Entity("ID_NUMBER", "numbers.find_ids (cued), numbers.find_identifiers (shape)", min_digits=4, structured=True, model_made=True, surrogate="digits"),

@@ -139,10 +139,24 @@ POSTAL_SHAPE = (r"\d{5}(?:-\d{4})?|\d{3}[ -]?\d{2}|\d{4,6}|\d{2}-\d{3}|\d{5}-\d{
                 r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d")
 # With the cue word right before it, any code counts ("my zip code is 880", "plz 1010"): people say
 # what it is, and short or foreign codes have no shape to recognise.
-ZIP_CUED = re.compile(r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|cep|pin code|pincode)"
-                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}(?:[ -][A-Z0-9]{2,4})?)"
+# The cue word in the languages whose codes these are: German, French, Spanish, Portuguese,
+# Italian, Dutch, Polish, Russian, Chinese, Japanese, Korean (the CJK ones need no word boundary).
+ZIP_CUE_WORDS = (r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|postleitzahl|cep|pin code|pincode"
+                 r"|code postal|c[oó]digo postal|codice postale|cap(?=\s*:?\s*\d{5}\b)|postcode|kod pocztowy"
+                 r"|почтовый индекс|индекс(?=\s*:?\s*\d{6}\b))|邮编|邮政编码|郵便番号|우편번호|〒")
+ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
+                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#：]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}(?:[ -][A-Z0-9]{2,4})?)"
                       r"(?![\w-])", re.I)
-ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
+# ... or right after it: "is 02139 a valid zip code", "90210 is my postal code"
+ZIP_CUE_AFTER = re.compile(r"(?<![\w.,-])(?P<code>\d{5}(?:-\d{4})?|\d{3,6})\s+(?:(?:is\s+)?(?:not\s+)?(?:a|an|my|the|our|your"
+                           r"|his|her|their)\s+(?:\w+\s+)?|(?:as|for)\s+(?:a|my|the|our)\s+)?(?:zip|postal|post)\s?codes?\b",
+                           re.I)
+US_STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho"
+                  "|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota"
+                  "|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York"
+                  "|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina"
+                  "|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming")
+ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}|{US_STATE_NAMES}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 UK_CA_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])")
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
@@ -153,9 +167,27 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     distinctive UK/Canadian shapes. Codes inside an address block are found by
     :func:`address_block_codes` once the street is known."""
     out = []
-    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6)):
+    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6)):
         for m in pattern.finditer(text):
             out.append((m.start("code"), m.end("code"), "ZIP_CODE", score))
+    return out
+
+
+# "10115 Berlin", "75008 Paris": most of Europe writes the code before the town. A number is
+# such a code only when the NER reads the next word(s) as a place that ends there (a comma,
+# a line's end): "10000 Paris residents" is a count, and a year ("2019 Paris") is a date.
+CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3})[ \t]+$")
+
+
+def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, float]]:
+    out = []
+    for start, end, label in ents:
+        if label != "GPE" or not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
+            continue
+        m = CODE_BEFORE.search(text[max(0, start - 12):start])
+        if m and not re.fullmatch(r"1[5-9]\d\d|20\d\d", m.group("code")):
+            offset = max(0, start - 12)
+            out.append((offset + m.start("code"), offset + m.end("code"), "ZIP_CODE", 0.6))
     return out
 
 
@@ -185,9 +217,27 @@ ID_CUED = re.compile(
     rf"\s*(?:number|no\.?|num|#|id|code|ref))(?:(?<=#)|(?!\w))(?:\s+(?:is|was|:))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
 
 
+# National documents whose name alone says "identifier" (no "number" after it): "PAN: ABCDE1234F",
+# "Personalausweis L01X00T47", "codice fiscale RSSMRA85T10A562S", "Aadhaar 2345 6789 0123".
+ID_DOCUMENTS = re.compile(
+    rf"(?:\b(?:pan(?:\s+card)?|personalausweis(?:nummer)?|ausweisnummer|reisepass(?:nummer)?"
+    rf"|steuer-?id(?:entifikationsnummer)?|codice\s+fiscale|carta\s+d'identit[àa]|national\s+insurance|nino|aadhaa?r"
+    rf"|curp|rfc|pesel|dni|nif|cpf|bsn|itin|sin|nhs|medicare|tax\s+file|tax\s+id|ssn|hkid|nric)(?![^\W\d_])"
+    rf"|マイナンバー|身份证号?码?|주민등록번호)"
+    rf"(?:\s*(?:number|no\.?|nr\.?|#))?(?:\s+(?:is|was|:))?{_IS}(?!(?:is|was|are|no)\b)"
+    rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I)
+# A UK National Insurance number in its printed grouping ("QQ 12 34 56 C"): the shape is unique.
+NINO_SPACED = re.compile(r"(?<![\w-])[A-CEGHJ-PR-TW-Z]{2}\s\d{2}\s\d{2}\s\d{2}\s[A-D](?![\w-])")
+
+
 def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     """Driver licences and other ID numbers named as such ("applicant number: 2023-48812")."""
     out = [(m.start("code"), m.end("code"), "US_DRIVER_LICENSE", 0.85) for m in LICENCE.finditer(text)]
+    out += [(m.start(), m.end(), "ID_NUMBER", 0.8) for m in NINO_SPACED.finditer(text)]
+    for m in ID_DOCUMENTS.finditer(text):
+        code = m.group("code")
+        if sum(c.isdigit() for c in code) >= 4 and not YEARS.fullmatch(code) and not DATE_LIKE.fullmatch(code):
+            out.append((m.start("code"), m.end("code"), "ID_NUMBER", 0.8))
     taken = {(s, e) for s, e, _, _ in out}
     for m in ID_CUED.finditer(text):
         span = (m.start("code"), m.end("code"))
@@ -203,7 +253,7 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
 # the cued finders above know only the labels somebody listed; a card with a typo, a phone in an
 # unlisted country's grouping or an id under an unlisted name is still one of these.
 IDENTIFIER = re.compile(
-    r"(?<![\w.,/+#@$€£¥:-])(?P<value>(?:[A-Z]{1,4}-?)?\d+(?:[ ./-]\d+){0,6}(?:-?[A-Z])?)(?![\w@]|[.,/:]\d|-\d)")
+    r"(?<![\w.,/+#@$€£¥:)\]-])(?P<value>(?:[A-Z]{1,4}-?)?\d+(?:[ ./-]\d+){0,6}(?:-?[A-Z])?)(?![\w@]|[.,/:]\d|-\d)")
 CUED_IDENTIFIER = re.compile(r"\b(?:number|no\.?|num|nr|#|id|code|acct|account|passport|licen[cs]e|card|ssn|sin|nin"
                              r"|mrn|ref|reference)\s*(?:is|was|=)?\s*[:#]?\s*$", re.I)
 MONEY_OR_UNIT = re.compile(r"^\s?(?:%|[kmgt]?b\b|[kmgt]?hz\b|km|kg|mm|cm|ms|px|usd|eur|gbp|dollars?|euros?|pounds?"
@@ -211,8 +261,11 @@ MONEY_OR_UNIT = re.compile(r"^\s?(?:%|[kmgt]?b\b|[kmgt]?hz\b|km|kg|mm|cm|ms|px|u
 MATH_AROUND = re.compile(r"[+*/×÷=^<>]\s*$|^\s*[+*/×÷=^<>]|^\s*-\s+\d")
 NOT_PERSONAL_CUE = re.compile(r"(?:\b(?:isbn|issn|doi|arxiv|pmid|pii|sha\d*|md5|hash|commit|version|build|v\.?|step|seed"
                               r"|port|pid|epoch|timestamp|unix|coupon|order|tracking|invoice|serial|transaction|txn|sku"
-                              r"|imei|barcode|ean|upc|bin|bins|emoji)(?:\s*(?:id|number|no\.?|#|code))?|_id)[\s\"':=#：]*$",
-                              re.I)  # a thing's number (an order, a coupon, an article), not a person's
+                              r"|imei|barcode|ean|upc|bin|bins|emoji)(?:\s*(?:id|number|no\.?|#|code))?|_id"
+                              r"|优惠券?(?:id|码|编号)?|订单(?:号|编号)?|快递单号|运单号|流水号|商品(?:id|编号)?|活动(?:id|编号)"
+                              # a format's example ("格式如", "e.g."), not a value of anybody's
+                              r"|\be\.g\.|\bfor (?:example|instance)|\bformat(?:ted)?\s*(?:like|as)|格式如|格式为|例如|比如|示例)"
+                              r"[\s\"':=#：]*$", re.I)  # a thing's number (an order, a coupon, an article), not a person's
 
 
 def _looks_identifier(value: str, cued: bool) -> bool:

