@@ -77,7 +77,7 @@ UNIT = r"(?:apt|apartment|suite|ste|unit|flat|room|rm|#)\.?[ \t]*#?[ \t]*\d{1,5}
 LONE_UNIT = re.compile(r"(?:apt|apartment|suite|ste)\b", re.I)
 UNIT_WORD = re.compile(r"(?:apt|apartment|suite|ste|unit|flat|room|rm|floor|level|building|block)\b\.?\s*#?\s*\d", re.I)
 # the longer shapes first: "7320 AB" (Dutch) is one code, not "7320" and a word
-POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
+POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{3}-\d{4}|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
 NUM = r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?(?![\w/])"  # "47/7": house and flat
 LEAD = rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"  # "Flat 9, 307 Cranbrook Road"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"

@@ -12,10 +12,13 @@ MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 DAY = r"(?:[0-3]?\d)(?:st|nd|rd|th)?"
 DATE = (rf"(?:{DAY}\s+(?:of\s+)?{MONTHS},?(?:\s+\d{{4}})?|{MONTHS}\s+{DAY}(?:,?\s+\d{{4}})?"
-        r"|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}[./-]\d{1,2}[./-]\d{1,2})")
-CUE = (r"(?:born(?:\s+on)?|b\.|dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|birthday(?:\s+is)?|bday(?:\s+is)?"
-       r"|geboren(?:\s+am)?|né(?:e)?\s+le|nacid[oa]\s+el|fecha\s+de\s+nacimiento)")
-BIRTH_DATE = re.compile(rf"\b{CUE}\s*[:=]?\s*(?:is\s+|was\s+|on\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I)
+        r"|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|\d{4}年\d{1,2}月\d{1,2}日)")
+# The cue in the languages chat users write in most (the CJK ones need no word boundary).
+CUE = (r"(?:\b(?:born(?:\s+on)?|b\.|dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|birthday(?:\s+is)?|bday(?:\s+is)?"
+       r"|geboren(?:\s+(?:am|op))?|geburtsdatum|geboortedatum|né(?:e)?\s+le|date\s+de\s+naissance|nacid[oa]\s+el"
+       r"|fecha\s+de\s+nacimiento|data\s+di\s+nascita|nat[oa]\s+il|data\s+de\s+nascimento|nascid[oa]\s+em"
+       r"|data\s+urodzenia|urodzon[ya]|дата\s+рождения|родил(?:ся|ась))|出生日期|出生于|生日是?|生年月日)")
+BIRTH_DATE = re.compile(rf"{CUE}\s*[:=：]?\s*(?:is\s+|was\s+|on\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I)
 
 
 def find_birth_dates(text: str) -> list[tuple[int, int, str, float]]:

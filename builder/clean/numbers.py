@@ -159,7 +159,7 @@ US_STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connectic
 ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}|{US_STATE_NAMES}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 UK_CA_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])")
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
-CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
+CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
 
 
 def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:

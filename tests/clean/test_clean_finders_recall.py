@@ -89,6 +89,9 @@ def test_addresses(text, found):
     ("date of birth 1990-03-12", ["1990-03-12"]),
     ("Mozart was born on 27 January 1756", []),  # history
     ("born in 1990", []),  # a year alone
+    ("Geburtsdatum: 12.03.1990", ["12.03.1990"]),  # the cue in the user's language
+    ("出生日期：1990年3月12日", ["1990年3月12日"]),
+    ("the stubborn 12/03/1990 invoice", []),  # "born" inside a word is no cue
 ])
 def test_birth_dates(text, found):
     assert values(find_birth_dates, text) == found
