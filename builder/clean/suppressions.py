@@ -18,7 +18,7 @@ from builder.clean.pii import TurnScan
 from builder.clean.precision import PUBLIC_FIGURES
 from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
 from builder.traits import Traits
-from builder.traits.fiction import narrated
+from builder.traits.fiction import narrated, role_play
 from builder.traits.long_paste import long_paste
 
 WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
@@ -39,6 +39,7 @@ class Context:
     personal: bool = False  # set by the policy once the early suppressions ran
     public_parts: set[str] = field(default_factory=set)
     characters: set[str] | None = None  # name words of the dialogue's story (see own_world)
+    role_play: bool | None = None  # does the user play a role-play (see own_world)
 
 
 def bare(word: str) -> str:
@@ -128,12 +129,27 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     story sets up or tells: no trait of the turn makes it a character or a public name."""
     if ctx.turns[i]["role"] != "user" or long_paste(text) or narrated(text):
         return False  # a script or a story the user types: its "I" is a character's
+    if span.get("basis") in VOCATIVES:
+        # the user calls someone by name ("So, Victoria, what do you like?"): the person they are
+        # talking to, not a story's, unless the user plays a role-play or this sentence asks for a story
+        if _role_play(ctx) or sentence.in_request(text, span["start"], span["end"]):
+            return False
+        return not set(text[span["start"]:span["end"]].split()) & _characters(ctx)
     structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
     if not sentence.own_world(text, span["start"], span["end"], structured):
         return False
     if span.get("basis") in WEAK and LOCATIVE_BEFORE.search(text[max(0, span["start"] - 14):span["start"]]):
         return False  # "my trip to the Great Wall at Mutianyu": NER's PERSON after "at" is a place
     return not set(text[span["start"]:span["end"]].split()) & _characters(ctx)
+
+
+VOCATIVES = ("vocative", "vocative_greeting")
+
+
+def _role_play(ctx: Context) -> bool:
+    if ctx.role_play is None:
+        ctx.role_play = any(t["role"] == "user" and role_play(text) for t, text in zip(ctx.turns, ctx.texts))
+    return ctx.role_play
 
 
 def _characters(ctx: Context) -> set[str]:

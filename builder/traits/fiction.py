@@ -44,6 +44,17 @@ def asks_for_fiction(text: str) -> bool:
     return bool(FICTION.search(text) or PRETEND.search(text)) or len(SPEAKER_LINE.findall(text)) >= 3
 
 
+# A role-play: the user speaks to characters, so the names they call out are the story's too.
+ROLE_PLAY = re.compile(r"\brole-?play|\brp\b|\bpretend\b|\bact\s+as\b|\byou\s+are\s+now\b|\bimagine\s+you"
+                       r"|\bplay\s+(?:the\s+role|as)\b|\byour\s+character\b|\bstay\s+in\s+character|\*[^*\n]{2,}\*"
+                       r"|^\s*\(?[A-Z][\w ]{1,20}\)?\s*:\s", re.I | re.M)
+
+
+def role_play(text: str) -> bool:
+    """The user sets up or plays a role-play ("pretend you are...", "*waves*", "Natsuki: hi")."""
+    return bool(ROLE_PLAY.search(text))
+
+
 def narrated(text: str) -> bool:
     """A model's answer that is a story or a script."""
     return bool(STORY_MARKERS.search(text)) or len(SPEAKER_LINE.findall(text)) >= 3 or (

@@ -87,6 +87,11 @@ def _redacted(detector, turns):
     ([("user", "I use Ubuntu on my laptop. Which editor should I install?")], [], ["Ubuntu"]),
     ([("user", "Name: Emeka Iwasaki\nPhone: 06 24 30 75 32")], ["Emeka Iwasaki", "06 24 30 75 32"], ["Name:"]),
     ([("user", "Write a short story about Lily Marsh and her dragon.")], [], ["Lily Marsh"]),
+    # calling the other person by name is no story's, even in a chat about a show ...
+    ([("user", "Have you seen the episode where the main characters fight?\nSo, Victoria, what do you like to do?")],
+     ["Victoria"], []),
+    # ... but in a role-play the user calls out characters
+    ([("user", "Let's roleplay. You are Monika from the literature club.\n*waves* Hi Monika!")], [], ["Monika"]),
     # a narrator's apposition in a model's story is no vocative; "i.e." is no "I"; French is no English grammar
     ([("user", "Write a story about two roommates."),
       ("assistant", "Tyler sat alone, much unlike his roommate, Chase. Tessa, now laughing, waved.")], [],
