@@ -40,16 +40,19 @@ EN_TYPES = (
     "|knoll|lakes?|landing|mills?|motorway|orchard|pines|plains|prairie|ranch|rapids|river|springs?|stream|trace"
     "|track|tunnel|valley|viaduct|vista|broadway|embankment|parade|esplanade|promenade|avenida|str")
 # The rest of the USPS street suffixes (Publication 28, appendix C1): real streets are named
-# "Kim Oval", "Gonzalez Trafficway", "Orchard Knolls", but most of these are also common nouns
-# ("10 National Parks", "3 Key Points"), so a street ending in one needs its address around it:
-# a cue before ("I live at") or a unit or postal code after.
+# "Kim Oval", "Gonzalez Trafficway", "Brown Station". In the singular they end a street as the
+# common ones do; the plurals are also counts of things ("10 National Parks", "3 Key Points"), so a
+# street ending in one needs its address around it: a cue before ("I live at") or a unit or code after.
+USPS_TYPES = (
+    "branch|bridge|brook|burg|camp|canyon|cape|center|centre|club|common|corner|course|crossroad|curve|dale|dam"
+    "|divide|extension|flat|forge|garden|inlet|key|light|loaf|lock|lodge|mission|mountain|neck|overpass|park"
+    "|passage|pine|plain|port|radial|ramp|rapid|rest|route|rue|shoal|skyway|station|stravenue|throughway"
+    "|trafficway|underpass|union|village|ville|wall|well")
 WEAK_TYPES = (
-    "branch|bridges?|brooks?|burgs?|camps?|canyon|cape|centers?|circles|cliffs?|club|commons?|corners?|course|courts"
-    "|coves|crossroads?|curve|dale|dam|divide|drives|extensions?|fall|flats?|fords|forges?|forks|gardens?|glens"
-    "|greens|groves|harbou?rs|hills|inlet|islands|isles|junctions|keys?|knolls|light|lights|loaf|locks?|lodge"
-    "|manors|mission|mountains?|neck|overpass|parks?|parkways|passage|pines?|plains?|points|ports?|radial|ramp"
-    "|rapid|rest|ridges|roads|route|rue|shoals?|skyway|squares|station|stravenue|streets|throughway|trafficway"
-    "|underpass|unions?|valleys|views|villages?|ville|walks|wall|ways|well")
+    "bridges|brooks|burgs|camps|centers|circles|cliffs|commons|corners|courts|coves|crossroads|drives|extensions"
+    "|fords|forges|forks|gardens|glens|greens|groves|harbou?rs|hills|islands|isles|junctions|keys|knolls|lights"
+    "|locks|manors|mountains|parks|parkways|pines|plains|points|ports|ridges|roads|shoals|squares|streets|unions"
+    "|valleys|views|villages|walks|ways")
 # Words that follow a number without naming a street ("45 minute drive", "3 lane road").
 NOT_STREET_WORDS = frozenset("""
 minute minutes min mins hour hours hr hrs second seconds day days week weeks month months year years yr
@@ -85,7 +88,7 @@ CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|
                  r"|located\s+at|come\s+to)\b[^.\n]{0,20}$", re.I)
 
 STREET_FORMS = (
-    ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES})\b\.?", 0.6),
+    ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES}|{USPS_TYPES})\b\.?", 0.6),
     ("number_first_weak", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{WEAK_TYPES})\b\.?", 0.6),
     # no house number, but a home on it: "we live on Elm Street", "i live on maple drive"
     ("lives_on", rf"\b(?:live|lives|lived|living|grew\s+up|house|home|flat|apartment)\s+on\s+(?:the\s+)?"
@@ -158,6 +161,9 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                     continue
                 if not re.search(r"(?<![\w-])\d{1,5}[a-zA-Z]?(?![\w-])", value):
                     continue  # "via the M1 motorway": no house number
+            if (name == "number_first" and USPS_END.search(value) and not _stands_as_address(text, m.start(), m.end())
+                    and not CUE.search(text[max(0, m.start() - 60):m.start()])):
+                continue  # "Day 3 Central Park and the Met", "7 Union Station train"
             lower_street = False
             if name in ("number_first", "number_first_weak", "lives_on"):
                 lower_street = (not lower_text and not _name_ok(m.group("name").split(), False)
@@ -193,6 +199,21 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
 YEAR = re.compile(r"(?:\b(?:in|on|of|since|from|to|and|until|till|by|born|died|circa|c\.|january|february|march|april|may|june"
                   r"|july|august|september|october|november|december)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?|\()"
                   r"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d)", re.I)  # a year is dated: "in 1872", "13 January 1872"
+
+
+USPS_END = re.compile(rf"\b(?:{USPS_TYPES})\.?$", re.I)
+# What may come before an address's house number: the start of a line or a sentence, or a word
+# that leads to a place ("at", "to", "is"); a label word ("Day 3", "version 2") numbers something else.
+BEFORE_ADDRESS = re.compile(r"(?:^|[\n:;,.!?(\[\-–—>\"“]|\b(?:at|to|on|from|in|is|was|near|of|and|or|by|via|address"
+                            r"|live|lives|lived|moved|ship|send|deliver|visit))\s*$", re.I)
+
+
+def _stands_as_address(text: str, start: int, end: int) -> bool:
+    """A street ending in a USPS word that is also a common noun ("Station", "Park", "Club") is one
+    only where an address stands: after a line start, punctuation or a leading word, and before a
+    break, a unit or a code (not "3 Power Station sites")."""
+    return bool(BEFORE_ADDRESS.search(text[max(0, start - 20):start])
+                and re.match(r"\s*(?:$|[\n,.;:)!?]|(?:apt|suite|unit|ste|#))", text[end:end + 8], re.I))
 
 
 def historical(text: str, start: int, end: int) -> bool:

@@ -74,6 +74,9 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("my address: 889 Gonzalez Trafficway, North Davidside", True),  # ... after an address cue
     ("Top 10 National Parks to visit", False),  # ... alone it is a count of things
     ("Chapter 3 Key Points", False),
+    ("Her place: 1200 Brown Station, Port Sarah", True),  # a singular USPS suffix where an address stands
+    ("Day 3 Central Park and the Met", False),  # ... not after a label word or before more words
+    ("we took the 7 Union Station train", False),
     ("we live on Elm Street near the school", True),  # no house number, but a home on it
     ("i live on maple drive", True),
     ("I live on the edge", False),
