@@ -51,7 +51,7 @@ RULES: tuple[Rule, ...] = (
     Rule("model_first_person_guess", NAMES,
          "a name guessed from grammar (a first-person sentence, a vocative comma) means the user's scene only in a "
          "turn the user typed; in a model's story the comma is a narrator's",
-         lambda ctx: True, s.model_grammar_guesses,
+         lambda ctx: not ctx.traits.has("peer_chat"), s.model_grammar_guesses,
          (Example((("user", "Tell me about your summer."),
                    ("assistant", "As I said, I went to Kraków with Marek last summer.")), "Marek"),)),
     Rule("model_brought_up_name", NAMES,

@@ -64,7 +64,10 @@ def model_names(ctx: Context) -> list[TurnScan]:
     """PERSON spans in model turns that the user did not give: a chat model cannot know private
     people, so a name it brings up itself is public knowledge or fiction. A model-turn name
     stays when a name found in a user turn holds it, or its own context vouches for it and the
-    user typed it."""
+    user typed it. When the other side reads as a person (trait ``peer_chat``), a name its own
+    grammar shows (an introduction, a vocative, a relation) is theirs to hide too; a name NER
+    alone finds there stays public, as chat about films and stars is what such talk is made of."""
+    peer = ctx.traits.has("peer_chat")
     user_text = " ".join(t for turn, t in zip(ctx.turns, ctx.texts) if turn["role"] == "user")
     user_names = {bare(part) for turn, text, scan in zip(ctx.turns, ctx.texts, ctx.scans) if turn["role"] == "user"
                   for s in scan.spans if _person(s)
@@ -75,6 +78,8 @@ def model_names(ctx: Context) -> list[TurnScan]:
         parts = [bare(p) for p in [value, *value.split()]]
         if _person(s) and s.get("basis") == "vocative_greeting":
             return True  # "Hi Elena!": the model greets its interlocutor by the name it was given
+        if peer and _person(s) and s.get("basis") in OWN_NAME_BASES + GRAMMAR_GUESSES:
+            return True  # a person on the other side: "I'm alacritas", "what about you noelle?"
         return not _person(s) or any(p in user_names for p in parts if len(p) >= 3) or (
             s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
                                                for p in parts if len(p) >= 3))

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from builder.traits import (code, exercise, fiction, long_paste, personal_affairs, public_life, public_text, puzzle,
-                            verse_request)
+from builder.traits import (code, exercise, fiction, long_paste, peer_chat, personal_affairs, public_life, public_text,
+                            puzzle, verse_request)
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,8 @@ class Trait:
     name: str
     scope: str  # "turn": holds for some turns; "dialogue": for the dialogue as a whole
     why: str
-    examples: tuple  # (turn text, or a list of turn texts for a dialogue trait; expected)
-    detect: Callable  # turn dict -> bool, or list of texts -> bool (scope "dialogue")
+    examples: tuple  # (turn text, or a list of turn texts or (role, text) pairs for a dialogue trait; expected)
+    detect: Callable  # turn dict -> bool, or list of turn dicts -> bool (scope "dialogue")
     role: str = "user"  # the role of the turns the examples are (fiction reads model turns too)
 
 
@@ -39,6 +39,7 @@ TRAITS: tuple[Trait, ...] = (
     Trait("personal_affairs", "turn", personal_affairs.WHY, personal_affairs.EXAMPLES, personal_affairs.detect),
     Trait("public_text", "turn", public_text.WHY, public_text.EXAMPLES, public_text.detect),
     Trait("public_life", "dialogue", public_life.WHY, public_life.EXAMPLES, public_life.about_public_life),
+    Trait("peer_chat", "dialogue", peer_chat.WHY, peer_chat.EXAMPLES, peer_chat.detect),
 )
 NAMES = tuple(t.name for t in TRAITS)
 
@@ -74,10 +75,9 @@ class Traits:
 def tag(turns: list[dict]) -> Traits:
     """Every trait of a dialogue (``turns``: dicts with role and text)."""
     found: dict[str, tuple[int, ...]] = {}
-    texts = [t["text"] or "" for t in turns]
     for trait in TRAITS:
         if trait.scope == "dialogue":
-            if trait.detect(texts):
+            if trait.detect(turns):
                 found[trait.name] = ()
             continue
         where = tuple(i for i, turn in enumerate(turns) if trait.detect(turn))

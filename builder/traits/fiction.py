@@ -45,14 +45,19 @@ def asks_for_fiction(text: str) -> bool:
 
 
 # A role-play: the user speaks to characters, so the names they call out are the story's too.
-ROLE_PLAY = re.compile(r"\brole-?play|\brp\b|\bpretend\b|\bact\s+as\b|\byou\s+are\s+now\b|\bimagine\s+you"
-                       r"|\bplay\s+(?:the\s+role|as)\b|\byour\s+character\b|\bstay\s+in\s+character|\*[^*\n]{2,}\*"
-                       r"|^\s*\(?[A-Z][\w ]{1,20}\)?\s*:\s", re.I | re.M)
+ROLE_PLAY_SETUP = re.compile(r"\brole-?play|\brp\b|\bpretend\b|\bact\s+as\b|\byou\s+are\s+now\b|\bimagine\s+you"
+                             r"|\bplay\s+(?:the\s+role|as)\b|\byour\s+character\b|\bstay\s+in\s+character", re.I)
+ROLE_PLAY_MOVE = re.compile(r"\*[^*\n]{2,}\*|^\s*\(?[A-Z][\w ]{1,20}\)?\s*:\s", re.M)  # "*waves*", "Natsuki: hi"
 
 
 def role_play(text: str) -> bool:
     """The user sets up or plays a role-play ("pretend you are...", "*waves*", "Natsuki: hi")."""
-    return bool(ROLE_PLAY.search(text))
+    return bool(ROLE_PLAY_SETUP.search(text) or ROLE_PLAY_MOVE.search(text))
+
+
+def role_play_setup(text: str) -> bool:
+    """The user asks for a role-play in words ("pretend you are...", "act as", "stay in character")."""
+    return bool(ROLE_PLAY_SETUP.search(text))
 
 
 def narrated(text: str) -> bool:

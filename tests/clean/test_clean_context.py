@@ -92,6 +92,14 @@ def _redacted(detector, turns):
      ["Victoria"], []),
     # ... but in a role-play the user calls out characters
     ([("user", "Let's roleplay. You are Monika from the literature club.\n*waves* Hi Monika!")], [], ["Monika"]),
+    # people talking to people (trait peer_chat): the other side's own names are private too, a film
+    # star it brings up is not; a chat model bringing up a name is public or invented
+    ([("user", "hey! how's it going?"), ("assistant", "good lol, I'm Kalinda btw"), ("user", "nice to meet you!"),
+      ("assistant", "yeah! my favourite actor is Tom Hanks, what about you Oskar?")],
+     ["Kalinda", "Oskar"], ["Tom Hanks"]),
+    ([("user", "Who was the first person to climb Everest?"),
+      ("assistant", "Edmund Hillary and Tenzing Norgay reached the summit in 1953.")], [],
+     ["Edmund Hillary", "Tenzing Norgay"]),
     # a narrator's apposition in a model's story is no vocative; "i.e." is no "I"; French is no English grammar
     ([("user", "Write a story about two roommates."),
       ("assistant", "Tyler sat alone, much unlike his roommate, Chase. Tessa, now laughing, waved.")], [],

@@ -52,7 +52,8 @@ def test_every_rule_is_named_once_with_a_reason_and_examples():
                          ids=lambda v: v.name if hasattr(v, "scope") else "")
 def test_every_trait_on_its_examples(trait, example):
     text, expected = example
-    turns = [{"role": "user", "text": t} for t in (text if isinstance(text, list) else [text])]
+    turns = [{"role": t[0], "text": t[1]} if isinstance(t, tuple) else {"role": trait.role, "text": t}
+             for t in (text if isinstance(text, list) else [text])]
     assert tag(turns).has(trait.name) is expected
 
 
