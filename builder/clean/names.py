@@ -247,6 +247,34 @@ def first_names() -> frozenset[str]:
     return _census("first_names.txt")
 
 
+MONTHS = frozenset("january february march april may june july august september october november december".split())
+
+
+def lower_case_first_name(word: str) -> bool:
+    """A lower-case word that is a known first name and, as an English word, only a noun ("sarah",
+    "tyler", "mike": WordNet lists people and things by those names): in the slot of a name it is
+    one. A first name that is also a verb, an adjective or a stop word ("mark", "grace", "will"),
+    or a month, stays a word."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from builder.clean.truecase import _lexicon
+
+    w = word.lower()
+    if w not in first_names() or w in STOP_WORDS or w in MONTHS or len(w) < 3:
+        return False
+    words, _, _ = _lexicon()
+    return not any(w in words[pos] for pos in ("verb", "adj", "adv"))
+
+
+def lower_case_name(value: str) -> bool:
+    """"sarah", "sarah kowalczyk": a lower-case first name (lower_case_first_name), then words that
+    are no English words."""
+    from builder.clean.truecase import is_english_word
+
+    first, *rest = value.split() or [""]
+    return lower_case_first_name(first) and not any(is_english_word(w) for w in rest)
+
+
 def census_name(value: str) -> bool:
     """Some word of ``value`` is a known first or last name."""
     words = [w.strip(".,'’\"").lower() for w in value.split()]
@@ -418,8 +446,9 @@ def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
         for m in pattern.finditer(text):
             name = m.group("name")
             if (not name.islower() or name in CHAT_WORDS or name in NOT_NAMES
-                    or any(is_english_word(part) for part in name.split("-"))):
-                continue
+                    or any(is_english_word(part) for part in name.split("-"))
+                    and not (kind == "relation" and lower_case_first_name(name))):
+                continue  # "my brother mike": after a relation a first name that is a noun is the name
             end = m.end("name")
             after = LOWER_SURNAME.match(text, end)
             if (kind != "relation" and after and is_english_word(after.group(1)) and name not in first_names()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from builder.clean.precision import judge_span, private_ip
 from builder.clean.entities import ENTITIES
 from builder.traits.code import code_ranges, in_ranges
-from builder.clean.names import census_name, trim_lower_case, whole_name
+from builder.clean.names import census_name, lower_case_name, trim_lower_case, whole_name
 from builder.clean.numbers import in_code_list
 from builder.clean.truecase import is_english_word, truecase
 from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
@@ -180,7 +180,7 @@ class PiiDetector:
                     rule = "phone_in_code_list"
                 elif entity == "PERSON":
                     end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
-                    if basis == ["ner"] and ner_text == text:
+                    if basis == ["ner"] and ner_text == text and any(c.isupper() for c in text):
                         start, end = trim_lower_case(text, start, end)
                     if end <= start or basis == ["first_person"] and not text[start].isupper():
                         continue  # a name guessed by grammar alone is one the user capitalised
@@ -202,6 +202,8 @@ class PiiDetector:
         entity, value = span["entity"], text[span["start"]:span["end"]]
         if span.get("basis") in ("intro", "signoff", "lower_cue", "vocative", "vocative_greeting"):
             value = value.title()  # "my name praba", "i'm lucia": the cue vouches for a lower-case name
+        elif entity == "PERSON" and value.islower() and lower_case_name(value):
+            value = value.title()  # "talking to sarah yesterday": NER's PERSON on a first name that is only a noun
         if entity not in self.config.entities:
             return "entity_not_selected"
         return judge_span(entity, value, span["score"], self.config.threshold(entity))

@@ -38,7 +38,8 @@ TRAITS: tuple[Trait, ...] = (
     Trait("puzzle", "turn", puzzle.WHY, puzzle.EXAMPLES, puzzle.detect),
     Trait("personal_affairs", "turn", personal_affairs.WHY, personal_affairs.EXAMPLES, personal_affairs.detect),
     Trait("public_text", "turn", public_text.WHY, public_text.EXAMPLES, public_text.detect),
-    Trait("public_life", "dialogue", public_life.WHY, public_life.EXAMPLES, public_life.about_public_life),
+    Trait("public_life", "dialogue", public_life.WHY, public_life.EXAMPLES,
+          lambda turns: public_life.about_public_life([t.get("text") or "" for t in turns])),
     Trait("peer_chat", "dialogue", peer_chat.WHY, peer_chat.EXAMPLES, peer_chat.detect),
 )
 NAMES = tuple(t.name for t in TRAITS)

@@ -15,5 +15,5 @@ EXAMPLES = ((["Do you know who Baker Mayfield is?", "He was drafted first by the
             (["my son plays football on Sundays"], False))
 
 
-def about_public_life(turns: list[dict]) -> bool:
-    return sum(len(PRO_SPORT.findall(t.get("text") or "")) for t in turns) >= 2
+def about_public_life(texts: list[str]) -> bool:
+    return sum(len(PRO_SPORT.findall(t)) for t in texts) >= 2

@@ -92,6 +92,11 @@ def _redacted(detector, turns):
      ["Victoria"], []),
     # ... but in a role-play the user calls out characters
     ([("user", "Let's roleplay. You are Monika from the literature club.\n*waves* Hi Monika!")], [], ["Monika"]),
+    # all lower case: a first name that is only a noun in the dictionary ("sarah", "mike") is a name in
+    # NER's or a relation's slot; one that is a verb or a stop word ("will", "mark") stays a word
+    ([("user", "i was talking to sarah yesterday about the trip")], ["sarah"], ["trip"]),
+    ([("user", "my brother mike is coming over, my sister will be there too")], ["mike"], ["will be"]),
+    ([("user", "set max to 5 and min to 2 in june")], [], ["max", "june"]),
     # people talking to people (trait peer_chat): the other side's own names are private too, a film
     # star it brings up is not; a chat model bringing up a name is public or invented
     ([("user", "hey! how's it going?"), ("assistant", "good lol, I'm Kalinda btw"), ("user", "nice to meet you!"),
