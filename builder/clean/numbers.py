@@ -158,6 +158,26 @@ US_STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connectic
                   "|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming")
 ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}|{US_STATE_NAMES}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 UK_CA_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])")
+# Typed in lower case the shapes need more: a Canadian code only with its letters (no D F I O Q U;
+# no W or Z first), a British one only in one of the 121 postcode areas ("ls1 4ap", "sw1a 1aa").
+UK_AREAS = ("ab al b ba bb bd bh bl bn br bs bt ca cb cf ch cm co cr ct cv cw da dd de dg dh dl dn dt dy e ec eh en ex fk "
+            "fy g gl gu ha hd hg hp hr hs hu hx ig ip iv ka kt kw ky l la ld le ll ln ls lu m me mk ml n ne ng nn np nr nw "
+            "ol ox pa pe ph pl po pr rg rh rm s sa se sg sk sl sm sn so sp sr ss st sw sy ta td tf tn tq tr ts tw ub w wa "
+            "wc wd wf wn wr ws wv yo ze").split()
+LOWER_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[abceghj-nprstvxy]\d[abceghj-nprstv-z]\s\d[abceghj-nprstv-z]\d"
+                            rf"|(?:{'|'.join(sorted(UK_AREAS, key=len, reverse=True))})\d[a-z\d]?\s\d[abd-hjlnp-uw-z]{{2}})"
+                            r"(?![\w-])")
+# A US state in lower case before a ZIP ("austin tx 78701"); an abbreviation that is also a word
+# ("in", "or", "me", "oh") only after a comma ("indianapolis, in 46204").
+WORD_STATES = frozenset("in or me oh hi ok de la ma pa id co as al ne ms mo ga wa va mt md il aa ae ap".split())
+LOWER_STATE_ZIP = re.compile(rf"[a-z.](?:,[ \t]*(?:{'|'.join(s.lower() for s in US_STATES)})"
+                             rf"|,?[ \t]+(?:{'|'.join(s.lower() for s in US_STATES if s.lower() not in WORD_STATES)}))"
+                             r"[ \t]+(?P<code>\d{5}(?:-\d{4})?)(?![\w-])")
+# Where the user lives, by code: "i live in 78701", "we moved to 60614", "in the 94110 area".
+HOME_CODE = re.compile(r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)|based|located|resid(?:e|es|ing)"
+                       r"|staying|grew\s+up|born)\s+(?:in|to|at|near|around)\s+(?:the\s+)?(?P<code>\d{5}(?:-\d{4})?)"
+                       r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m)\b)"
+                       r"|\b(?:in|near|around|from|outside)\s+the\s+(?P<area>\d{5})\s+(?:area|neighbou?rhood|zip)\b", re.I)
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
 
@@ -167,22 +187,41 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     distinctive UK/Canadian shapes. Codes inside an address block are found by
     :func:`address_block_codes` once the street is known."""
     out = []
-    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6)):
+    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6),
+                           (LOWER_POSTCODE, 0.6), (LOWER_STATE_ZIP, 0.7)):
         for m in pattern.finditer(text):
             out.append((m.start("code"), m.end("code"), "ZIP_CODE", score))
+    for m in HOME_CODE.finditer(text):
+        group = "code" if m.group("code") else "area"
+        out.append((m.start(group), m.end(group), "ZIP_CODE", 0.7))
     return out
 
 
 # "10115 Berlin", "75008 Paris": most of Europe writes the code before the town. A number is
 # such a code only when the NER reads the next word(s) as a place that ends there (a comma,
 # a line's end): "10000 Paris residents" is a count, and a year ("2019 Paris") is a date.
-CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3})[ \t]+$")
+CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3}|[1-9]\d{3} ?(?!AD|BC|CE|AM|PM)[A-Z]{2})[ \t]+$")
+# ... and most of the rest writes it after the town: "Paris 75002", "Bangalore 560034", "São Paulo,
+# 01310-100", "Tokyo 160-0022", "Sydney NSW 2000". Only shapes a count or a year cannot take: five
+# or six digits, a hyphenated code, or four digits after an Australian state; never before a unit
+# ("Beijing 100000 people").
+AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
+CODE_AFTER = re.compile(rf"^,?[ \t]+(?:(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})|(?P<code>\d{{5,6}}|\d{{5}}-\d{{3,4}}|\d{{3}}-\d{{4}}"
+                        r"|\d{2}-\d{3}))(?![\w-]|[.,]\d|[ \t]+[a-z])")
 
 
 def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, float]]:
+    """Postal codes next to a town the NER reads as a place: before it ("10115 Berlin", the town
+    then ends its line or clause) or after it ("Paris 75002")."""
     out = []
     for start, end, label in ents:
-        if label != "GPE" or not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
+        if label != "GPE":
+            continue
+        after = CODE_AFTER.match(text[end:end + 24])
+        if after:
+            group = "au" if after.group("au") else "code"
+            out.append((end + after.start(group), end + after.end(group), "ZIP_CODE", 0.6))
+        if not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
             continue
         m = CODE_BEFORE.search(text[max(0, start - 12):start])
         if m and not re.fullmatch(r"1[5-9]\d\d|20\d\d", m.group("code")):

@@ -49,6 +49,15 @@ def test_phones(text, found):
     ("邮编：100080", ["100080"]),
     ("I walked 10000 steps in California 2 days ago", []),
     ("the CAP theorem says 3 things", []),  # "cap" counts only before a five-digit code
+    # lower case: a state before a ZIP (a state that is also a word only after a comma), a Canadian or a
+    # British shape with its own letters and areas, a home given by its code
+    ("springfield, il 62704 and austin tx 78701", ["62704", "78701"]),
+    ("indianapolis, in 46204", ["46204"]),
+    ("I counted them in 46204 ways", []),
+    ("toronto m5v 2t6, leeds ls1 4ap", ["ls1 4ap", "m5v 2t6"]),
+    ("press a1 2bc then q2 4ff", []),  # no such British area, no such Canadian letters
+    ("i moved to 60614 last year, we lived in the 94110 area", ["60614", "94110"]),
+    ("a town of 12000 people, moved to 12000 miles away", []),
 ])
 def test_postal_codes_after_their_cue(text, found):
     assert sorted(set(values(find_postal_codes, text))) == found
@@ -59,6 +68,12 @@ def test_postal_codes_after_their_cue(text, found):
     ("I'm in 75008 Paris, near the park", [(13, 18, "GPE")], ["75008"]),
     ("10000 Paris residents signed", [(6, 11, "GPE")], []),  # a count: the place runs on into a noun
     ("in 2019 Paris, the summit met", [(8, 13, "GPE")], []),  # a year
+    ("Paris 75002, France", [(0, 5, "GPE")], ["75002"]),  # the code after the town
+    ("Sydney NSW 2000", [(0, 6, "GPE")], ["2000"]),  # four digits only after an Australian state
+    ("Tokyo 160-0022", [(0, 5, "GPE")], ["160-0022"]),
+    ("1017 CT Amsterdam", [(8, 17, "GPE")], ["1017 CT"]),  # Dutch: four digits and two letters
+    ("London 2012 was great; Beijing 100000 people", [(0, 6, "GPE"), (23, 30, "GPE")], []),  # a year; a count
+    ("500 BC Athens", [(7, 13, "GPE")], []),
 ])
 def test_postal_codes_before_the_town(text, ents, found):
     assert [text[s:e] for s, e, *_ in codes_before_places(text, ents)] == found
