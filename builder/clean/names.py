@@ -255,15 +255,10 @@ def lower_case_first_name(word: str) -> bool:
     "tyler", "mike": WordNet lists people and things by those names): in the slot of a name it is
     one. A first name that is also a verb, an adjective or a stop word ("mark", "grace", "will"),
     or a month, stays a word."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    from builder.clean.truecase import _lexicon
+    from builder.clean.truecase import at_most_a_noun
 
     w = word.lower()
-    if w not in first_names() or w in STOP_WORDS or w in MONTHS or len(w) < 3:
-        return False
-    words, _, _ = _lexicon()
-    return not any(w in words[pos] for pos in ("verb", "adj", "adv"))
+    return w in first_names() and w not in MONTHS and len(w) >= 3 and at_most_a_noun(w)
 
 
 def lower_case_name(value: str) -> bool:

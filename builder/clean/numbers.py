@@ -145,7 +145,8 @@ ZIP_CUE_WORDS = (r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|
                  r"|code postal|c[oó]digo postal|codice postale|cap(?=\s*:?\s*\d{5}\b)|postcode|kod pocztowy"
                  r"|почтовый индекс|индекс(?=\s*:?\s*\d{6}\b))|邮编|邮政编码|郵便番号|우편번호|〒")
 ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
-                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#：]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}(?:[ -][A-Z0-9]{2,4})?)"
+                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#：]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
+                      r"(?:[ -](?=[A-Z]*\d)[A-Z0-9]{2,4}|[ -]?(?-i:[A-Z]{2})(?![a-z]))?)"
                       r"(?![\w-])", re.I)
 # ... or right after it: "is 02139 a valid zip code", "90210 is my postal code"
 ZIP_CUE_AFTER = re.compile(r"(?<![\w.,-])(?P<code>\d{5}(?:-\d{4})?|\d{3,6})\s+(?:(?:is\s+)?(?:not\s+)?(?:a|an|my|the|our|your"
@@ -203,25 +204,34 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
 CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3}|[1-9]\d{3} ?(?!AD|BC|CE|AM|PM)[A-Z]{2})[ \t]+$")
 # ... and most of the rest writes it after the town: "Paris 75002", "Bangalore 560034", "São Paulo,
 # 01310-100", "Tokyo 160-0022", "Sydney NSW 2000". Only shapes a count or a year cannot take: five
-# or six digits, a hyphenated code, or four digits after an Australian state; never before a unit
-# ("Beijing 100000 people").
+# or six digits, a hyphenated code, or four digits after an Australian state; never before a word
+# that makes it a count ("Beijing 100000 people"). The town is a place when the NER reads it as
+# one or, written as a name (a capital, or a word that is at most a noun), its word vectors sit with places'
+# (word_kinds: the NER often swallows "Paris 75002" whole).
 AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
-CODE_AFTER = re.compile(rf"^,?[ \t]+(?:(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})|(?P<code>\d{{5,6}}|\d{{5}}-\d{{3,4}}|\d{{3}}-\d{{4}}"
-                        r"|\d{2}-\d{3}))(?![\w-]|[.,]\d|[ \t]+[a-z])")
+FUNCTION_AFTER = r"(?:is|was|and|or|but|where|which|that|in|to|for)\b"
+PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ \t]+(?:(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})"
+                             r"|(?P<code>\d{5,6}|\d{5}-\d{3,4}|\d{3}-\d{4}|\d{2}-\d{3}))"
+                             rf"(?![\w-]|[.,]\d|[ \t]+(?!{FUNCTION_AFTER})[a-z])")
 
 
 def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, float]]:
-    """Postal codes next to a town the NER reads as a place: before it ("10115 Berlin", the town
-    then ends its line or clause) or after it ("Paris 75002")."""
+    """Postal codes next to a town: before one the NER reads as a place ("10115 Berlin", the town
+    then ends its line or clause), or after a place ("Paris 75002")."""
+    from builder.clean.truecase import at_most_a_noun
+    from builder.clean.word_kinds import kind_of
+
     out = []
+    places = {(s, e) for s, e, label in ents if label == "GPE"}
+    for m in PLACE_THEN_CODE.finditer(text):
+        word = m.group("place")
+        named = word[0].isupper() or at_most_a_noun(word)  # "Paris", "bangalore"; not "port 52662"
+        if any(s <= m.start("place") and m.end("place") <= e for s, e in places) or (
+                named and kind_of(word[0].upper() + word[1:].lower()) == "place"):
+            group = "au" if m.group("au") else "code"
+            out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
     for start, end, label in ents:
-        if label != "GPE":
-            continue
-        after = CODE_AFTER.match(text[end:end + 24])
-        if after:
-            group = "au" if after.group("au") else "code"
-            out.append((end + after.start(group), end + after.end(group), "ZIP_CODE", 0.6))
-        if not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
+        if label != "GPE" or not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
             continue
         m = CODE_BEFORE.search(text[max(0, start - 12):start])
         if m and not re.fullmatch(r"1[5-9]\d\d|20\d\d", m.group("code")):

@@ -62,6 +62,16 @@ def is_english_word(word: str) -> bool:
     return w.removesuffix("'s") in words["noun"]
 
 
+def at_most_a_noun(word: str) -> bool:
+    """No stop word, and the dictionary has it as a noun or not at all: WordNet lists people and
+    places by name ("sarah", "bangalore"), while "mark", "will" or "port" are also verbs."""
+    w = word.lower()
+    if w in STOP_WORDS:
+        return False
+    words, _, _ = _lexicon()
+    return not any(w in words[pos] for pos in ("verb", "adj", "adv"))
+
+
 def truecase(text: str) -> str:
     """``text`` with a capital on every non-English word, when it has no capital at all."""
     if any(c.isupper() for c in text):

@@ -39,6 +39,7 @@ def test_phones(text, found):
 
 @pytest.mark.parametrize("text, found", [
     ("my zip code is 880", ["880"]),
+    ("my zip is 90210 and the weather is nice", ["90210"]),  # the word after the code is no part of it
     ("postcode SW1A 1AA please", ["SW1A 1AA"]),
     ("zip it 123 times", []),
     ("is 02139 a valid zip code for Cambridge?", ["02139"]),  # the cue after the code
@@ -74,6 +75,8 @@ def test_postal_codes_after_their_cue(text, found):
     ("1017 CT Amsterdam", [(8, 17, "GPE")], ["1017 CT"]),  # Dutch: four digits and two letters
     ("London 2012 was great; Beijing 100000 people", [(0, 6, "GPE"), (23, 30, "GPE")], []),  # a year; a count
     ("500 BC Athens", [(7, 13, "GPE")], []),
+    ("Paris 75002 is where I live; bangalore 560034", [], ["75002", "560034"]),  # places by their word vectors
+    ("timeout for 127.0.0.1 port 52662", [], []),  # "port" is also a verb: no town
 ])
 def test_postal_codes_before_the_town(text, ents, found):
     assert [text[s:e] for s, e, *_ in codes_before_places(text, ents)] == found
