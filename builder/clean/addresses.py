@@ -87,11 +87,22 @@ CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
                  r"|located\s+at|come\s+to)\b[^.\n]{0,20}$", re.I)
 
+# A street named without its number is still the user's home when they say they live, moved or
+# stay there: "we moved to Birchwood Drive", "I'm at Harbour View Crescent", "my street, Maple Avenue".
+# With "on" any home does ("the house on Elm Street"); with "at", "to" or "in" only the user's or
+# their people's ("we moved to", "my mum lives in"): a story's "dropped off home at Chamomile
+# Valley" is no one's address.
+HOME_VERBS = r"live|lives|lived|living|grew\s+up|moved|moving|move|relocated|staying|stay|stays|reside|resides|residing"
+HOME_NOUNS = r"house|home|flat|apartment|condo"
+FIRST_PERSON = r"i|we|i've|we've|i'd|we'd|my\s+\w+|our\s+\w+"
+HERE = r"we're|we\s+are|i'm|i\s+am"  # "I'm at Harbour View Crescent" (not "I'm in Wall Street")
 STREET_FORMS = (
     ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES}|{USPS_TYPES})\b\.?", 0.6),
     ("number_first_weak", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{WEAK_TYPES})\b\.?", 0.6),
     # no house number, but a home on it: "we live on Elm Street", "i live on maple drive"
-    ("lives_on", rf"\b(?:live|lives|lived|living|grew\s+up|house|home|flat|apartment)\s+on\s+(?:the\s+)?"
+    ("lives_on", rf"(?:\b(?:live|lives|lived|living|grew\s+up|{HOME_NOUNS})\s+on|\b(?:{FIRST_PERSON})\s+(?:\w+\s+){{0,2}}?"
+                 rf"(?:{HOME_VERBS})\s+(?:on|at|to|in)|\b(?:{HERE})\s+(?:on|at)"
+                 rf"|\b(?:my|our)\s+(?:street|road|address)\s*(?:is\b|:|,)?)\s+(?:the\s+)?"
                  rf"(?P<street>(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{EN_TYPES})\b\.?)", 0.6),
     ("type_first", rf"(?:{LEAD})?(?:{PREFIX_TYPES})\.?\s+(?:{NAME_WORD}\s+){{0,4}}{NAME_WORD}(?:,?\s+{NUM}\.?)?", 0.6),
     ("name_first", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}(?:{L}*(?:{NAME_FIRST_ENDINGS})\.?|{NAME_WORD}\s+"
@@ -165,6 +176,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                     and not CUE.search(text[max(0, m.start() - 60):m.start()])):
                 continue  # "Day 3 Central Park and the Met", "7 Union Station train"
             lower_street = False
+            if name == "lives_on" and m.group("name").split()[0].lower() in _STOP_WORDS:
+                continue  # "I'm on the road", "we live in a street"
             if name in ("number_first", "number_first_weak", "lives_on"):
                 lower_street = (not lower_text and not _name_ok(m.group("name").split(), False)
                                 and bool(STRONG_TYPES.search(value.rstrip())))
@@ -231,7 +244,8 @@ SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|u
                          re.I)
 ONE_LINE_FORMS = ("number_first", "number_first_weak", "lives_on", "type_first", "name_first", "name_number", "corner")
 YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
-LIVES_ON_ANY = re.compile(r"\b(?:live|lives|lived|living|up|house|home|flat|apartment)\s+on\s", re.I)
+LIVES_ON_ANY = re.compile(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"
+                          r"|(?:my|our)\s+(?:street|road|address)\b)", re.I)
 _UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
 _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)

@@ -98,6 +98,13 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("we live on Elm Street near the school", True),  # no house number, but a home on it
     ("i live on maple drive", True),
     ("I live on the edge", False),
+    ("we recently moved to Birchwood Drive", True),  # the user's or their people's home, by any verb of living
+    ("my mum lives in Old Mill Lane", True),
+    ("my street, Maple Avenue, is noisy", True),
+    ("I'm at Harbour View Crescent, come over", True),
+    ("I'm on the road", False),
+    ("the Kikorikis are dropped off home at Chamomile Valley", False),  # a story's home: nobody's address
+    ("I'm in Wall Street today", False),  # being somewhere is no home
 ])
 def test_addresses(text, found):
     assert bool(find_streets(text)) is found
