@@ -323,3 +323,38 @@ def _place_end(m: re.Match, text: str, lower_text: bool) -> int | None:
 
 def street_spans(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e, _, _ in find_streets(text)]
+
+
+# -- addresses in scripts without spaces or capitals -----------------------------------------
+# Chinese: the units run big to small with no space (省, 市, 区/县, then a road 路/街/道/巷/弄 and a
+# house number 号, then building, unit and room); Japanese: a prefecture (都/道/府/県), a city or
+# ward, then block-lot-house numbers (1-2-3, 1丁目2番3号); Russian: a street word (ул., улица,
+# проспект ...) and a house (д. 5), then a flat (кв. 12). Each needs its house number: "建国路"
+# alone is a road anyone names.
+HAN = r"\u4e00-\u9fff"
+KANA = r"\u3040-\u30ff"
+CN_ADDRESS = re.compile(rf"(?:[{HAN}]{{1,8}}?(?:省|自治区|市|区|县|镇|乡))*[{HAN}]{{1,10}}?(?:路|街|大道|道|巷|弄|胡同)"
+                        rf"[{HAN}]{{0,4}}?\d+(?:-\d+)?号(?:[{HAN}]{{0,6}}?\d+(?:号楼|号院|楼|单元|栋|幢|层|座|室|号)){{0,4}}")
+JP_ADDRESS = re.compile(rf"(?:東京都|北海道|京都府|大阪府|[{HAN}]{{2,3}}県)?[{HAN}{KANA}]{{1,10}}?(?:市|区|町|村)"
+                        rf"[{HAN}{KANA}]{{0,10}}?\d+(?:丁目|-|－|−)\d+(?:(?:番地?|-|－|−)\d+)?(?:号)?")
+RU_ADDRESS = re.compile(r"(?:(?:г\.|город)\s*[А-ЯЁ][а-яё\-]+,?\s*)?(?:ул\.|улица|пр-т|пр\.|проспект|пер\.|переулок|б-р"
+                        r"|бульвар|ш\.|шоссе|наб\.|набережная|пл\.|площадь)\s*[А-ЯЁ0-9][А-Яа-яЁё0-9\-]+(?:\s+[А-ЯЁа-яё\-]+)?"
+                        r",?\s*(?:д\.|дом)\s*\d+[а-я]?(?:,?\s*(?:корп\.|к\.|стр\.|кв\.|квартира)\s*\d+)*")
+# An institution's letterhead line above the address makes it the institution's: "天津职业技术师范大学教务处\n…\n地址：…"
+HAN_ORG_LINE = re.compile(r"(?:大学|学院|学校|公司|集团|银行|医院|政府|委员会|中心|研究所|研究院|教务处|办公室|局|厅|会)\s*$", re.M)
+LEAD_IN = re.compile(r"^.*?(?:住在|住址[是为：:]?|地址[是为：:]?|在|于|是|[：:])(?=.{4})")  # "我住在" before the address
+
+
+def find_non_latin_addresses(text: str) -> list[tuple[int, int, str, float]]:
+    """Chinese, Japanese and Russian street addresses with their house numbers (see above)."""
+    out = []
+    if re.search(rf"[{HAN}]", text):
+        for pattern in (CN_ADDRESS, JP_ADDRESS):
+            for m in pattern.finditer(text):
+                if HAN_ORG_LINE.search(text[max(0, m.start() - 80):m.start()]):
+                    continue
+                lead = LEAD_IN.match(m.group())
+                out.append((m.start() + (lead.end() if lead else 0), m.end(), "STREET_ADDRESS", 0.8))
+    if re.search(r"[А-Яа-яЁё]", text):
+        out += [(m.start(), m.end(), "STREET_ADDRESS", 0.8) for m in RU_ADDRESS.finditer(text)]
+    return out

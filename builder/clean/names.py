@@ -88,7 +88,11 @@ LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\
 OTHER_INTRO = re.compile(r"(?:меня зовут|je m'appelle|je m’appelle|me llamo|mi nombre es|ich heiße|ich heisse"
                          r"|mi chiamo|meu nome é|eu me chamo|nazywam się|mijn naam is|jag heter|nimeni on)\s+"
                          rf"(?P<name>{CAP_NAME}|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)"
-                         r"|(?:我叫|我的名字是|我是)(?P<han>[\u4e00-\u9fff]{2,3})(?=[，。,.!！\s]|$)", re.I)
+                         r"|(?:我叫|我的名字是|我是)(?P<han>[\u4e00-\u9fff]{2,3})(?=[，。,.!！\s]|$)"
+                         r"|(?:私の名前は|私は|わたしは|僕は|俺は)(?P<ja>[\u4e00-\u9fff]{2,4}|[\u30a0-\u30ff]{2,8})"
+                         r"(?=です|と申します|といいます|だ)"
+                         r"|(?:제\s?이름은|내\s?이름은|저는)\s?(?P<ko>[가-힣]{2,4}?)(?=입니다|이에요|예요|이야|야\b)"
+                         r"|\b(?:my name is|i am|i'm|call me|this is)\s+(?P<cyr>[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)", re.I)
 LIST = re.compile(rf"{CAP_NAME}(?:\s*,\s*{CAP_NAME})*\s*,?\s+(?:and|&|or|und|et|y|e)\s+{CAP_NAME}")
 NER_LABELS_IN_CONTEXT = ("ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "PERSON")
 COMMON_ENDINGS = re.compile(r"(?:ing|ed|ous|ful|ible|able|ive|ant|ent|ly|ness|ment|tion)$")
@@ -544,6 +548,6 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
         if _plausible(name) and not COMMON_ENDINGS.search(name.split()[0].lower()):
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "intro"))
     for m in OTHER_INTRO.finditer(text):
-        group = "name" if m.group("name") else "han"
+        group = next(g for g in ("name", "han", "ja", "ko", "cyr") if m.group(g))
         out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
     return out + lower_case_names(text) + vocative_names(text)

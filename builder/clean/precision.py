@@ -135,7 +135,9 @@ def _person(value: str) -> bool:
     if re.sub(r"[\s\-]", "", value.lower()) in NOT_NAMES:
         return False  # "Chat GPT"
     letters = sum(c.isalpha() for c in value)
-    if letters < 2 or any(c.isdigit() or c in ':"“”<>{}[]=/\\|@#' for c in value) or len(value.strip()) < 3:
+    caseless = all(c.lower() == c.upper() for c in value if c.isalpha())  # Han, kana, hangul: "王伟"
+    if letters < 2 or any(c.isdigit() or c in ':"“”<>{}[]=/\\|@#' for c in value) or (
+            len(value.strip()) < 3 and not caseless):
         return False
     norm = " ".join(value.lower().replace("’", "'").removesuffix("'s").split())
     if is_public(value) or norm in NOT_NAMES:
@@ -143,8 +145,9 @@ def _person(value: str) -> bool:
     words = [w for w in re.split(r"[\s\-]+", value) if w]
     if any(w.lower().strip(".,") in NOT_NAMES for w in words) and len(words) == 1:
         return False
-    # at least one word that looks like a name: starts with a capital, not all caps shouting
-    return any(w[0].isupper() and not (w.isupper() and len(w) > 3) for w in words)
+    # at least one word that looks like a name: starts with a capital, not all caps shouting (or its
+    # script has no capitals)
+    return caseless or any(w[0].isupper() and not (w.isupper() and len(w) > 3) for w in words)
 
 
 def _location(value: str) -> bool:

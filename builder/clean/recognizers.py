@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from builder.clean.addresses import find_streets, organisation_before
+from builder.clean.addresses import find_non_latin_addresses, find_streets, organisation_before
 from builder.clean.dates import find_birth_dates
 from builder.clean.names import address_block_names, cued_names, english_names
 from builder.clean.numbers import (address_block_codes, codes_before_places, find_cards, find_identifiers, find_ids, find_phones,
@@ -76,7 +76,7 @@ def _cued_ssn(text: str, _ents) -> list:
 
 
 def _streets_and_codes(text: str, ents) -> list:
-    streets = find_streets(text)
+    streets = find_streets(text) + find_non_latin_addresses(text)
     codes = [c for s, e, _, _ in streets for c in address_block_codes(text, s, e)]
     names = address_block_names(text, [(s, e) for s, e, _, _ in streets])
     codes += [c for c in find_postal_codes(text) + codes_before_places(text, ents) if not organisation_before(text, c[0])]

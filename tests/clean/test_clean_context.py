@@ -97,6 +97,9 @@ def _redacted(detector, turns):
     ([("user", "i was talking to sarah yesterday about the trip")], ["sarah"], ["trip"]),
     ([("user", "my brother mike is coming over, my sister will be there too")], ["mike"], ["will be"]),
     ([("user", "set max to 5 and min to 2 in june")], [], ["max", "june"]),
+    # a self-introduction in a script without capitals, or a Cyrillic name after an English one
+    ([("user", "我叫王伟。私の名前は山田太郎です。저는 김민수입니다. My name is Иван Петров")],
+     ["王伟", "山田太郎", "김민수", "Иван"], ["我叫", "です"]),
     # people talking to people (trait peer_chat): the other side's own names are private too, a film
     # star it brings up is not; a chat model bringing up a name is public or invented
     ([("user", "hey! how's it going?"), ("assistant", "good lol, I'm Kalinda btw"), ("user", "nice to meet you!"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.clean.addresses import find_streets
+from builder.clean.addresses import find_non_latin_addresses, find_streets
 from builder.clean.dates import find_birth_dates
 from builder.clean.names import RELATION, whole_name
 from builder.clean.numbers import codes_before_places, find_cards, find_ids, find_phones, find_postal_codes
@@ -174,3 +174,14 @@ def test_lower_case_names_after_a_cue(text, found):
 ])
 def test_ids_named_by_their_document(text, found):
     assert sorted(set(values(find_ids, text))) == found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("我住在北京市朝阳区建国路88号3号楼2单元501室", ["北京市朝阳区建国路88号3号楼2单元501室"]),  # after the lead-in
+    ("東京都渋谷区神南1-2-3に住んでいます", ["東京都渋谷区神南1-2-3"]),
+    ("Я живу на ул. Ленина, д. 5, кв. 12", ["ул. Ленина, д. 5, кв. 12"]),
+    ("建国路很长，北京市朝阳区很大", []),  # a road or a district without a house number is anyone's
+    ("天津职业技术师范大学教务处\n地址：天津市河西区大沽南路1310号", []),  # an institution's letterhead
+])
+def test_addresses_in_scripts_without_spaces_or_capitals(text, found):
+    assert values(find_non_latin_addresses, text) == found
