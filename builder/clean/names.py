@@ -209,6 +209,9 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
         start, end = m.start(), m.end()
         if any(s < end and start < e for s, e in other + taken) or re.match(r"[-'’]\w", text[end:end + 2]):
             continue  # "AI-generated", "Isn't", "Wynwood's": a word part, not a name
+        words = [w.strip(".,'’\"") for w in m.group().split()]
+        if any(is_english_word(w.lower()) or w.lower() in NOT_NAMES for w in words):
+            continue  # the cheap test first: most capitalised words are English words ("The", "Python")
         if (AUTHOR_AFTER.match(text[end:end + 12]) or THING_AFTER.match(text[end:end + 12])
                 or not english_sentence(text, start, end)):
             continue
@@ -218,9 +221,7 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
         if (not head.strip() or re.search(r"[\"“'‘(:#@/*]\s*$|\s[-–—]\s+$", head) or THING_BEFORE.search(head[-30:])
                 or LOCATIVE_BEFORE.search(head[-14:]) or re.search(r"(?:^|\s)[A-Z][\w&'’.-]*\s+$", head)):
             continue  # "the old Tsukiji market", "inspired by Wallace", "IKEA Kivik": a place, a work, a product
-        words = [w.strip(".,'’\"") for w in m.group().split()]
-        if (any(is_english_word(w.lower()) or w.lower() in NOT_NAMES for w in words) or is_public(m.group())
-                or looks_like_identifier(m.group()) or not mostly_latin(m.group()) or any(product(w) for w in words)):
+        if (is_public(m.group()) or looks_like_identifier(m.group()) or not mostly_latin(m.group()) or any(product(w) for w in words)):
             continue
         if own_world(text, start, end) and (len(words) > 1 or words[0].lower() in first_names()
                                             or kind_of(words[0]) == "person"):

@@ -183,11 +183,16 @@ HOME_CODE = re.compile(r"\b(?:live|lives|living|lived|moved|moving|move|relocat(
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
 
 
+_TWO_DIGITS = re.compile(r"\d\D*\d")
+
+
 def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     """ZIP and postal codes with evidence: a cue word, a US state before it, or the
     distinctive UK/Canadian shapes. Codes inside an address block are found by
     :func:`address_block_codes` once the street is known."""
     out = []
+    if _TWO_DIGITS.search(text) is None:
+        return out  # every shape holds two digits or more
     for pattern, score in ((ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6),
                            (LOWER_POSTCODE, 0.6), (LOWER_STATE_ZIP, 0.7)):
         for m in pattern.finditer(text):
