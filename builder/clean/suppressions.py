@@ -196,7 +196,8 @@ def names_in(trait: str) -> Callable[[Context], list[TurnScan]]:
     their own world ("I broke up with Jovana")."""
 
     def suppress(ctx: Context) -> list[TurnScan]:
-        tagged = set(ctx.traits.turns(trait)) if trait in TURN_SCOPED else set()
+        scoped = trait in TURN_SCOPED or ctx.traits.has("peer_chat")  # people chatting continue no story
+        tagged = set(ctx.traits.turns(trait)) if scoped else set()
         if not tagged:  # the whole dialogue
             return _filter(ctx, lambda i, text, s: _person(s) and not own_world(ctx, i, text, s))
         scope = tagged | {i + 1 for i in tagged if i + 1 < len(ctx.turns) and ctx.turns[i + 1]["role"] != "user"}
