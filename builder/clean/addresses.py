@@ -178,21 +178,26 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             if (name == "number_first" and USPS_END.search(value) and not _stands_as_address(text, m.start(), m.end())
                     and not CUE.search(text[max(0, m.start() - 60):m.start()])):
                 continue  # "Day 3 Central Park and the Met", "7 Union Station train"
+            # a sentence typed without capitals inside a turn that has some reads like a lower-case text
+            lower_here = lower_text or _lower_sentence(text, m.start(), m.end())
             lower_street = False
-            if name == "lives_on" and m.group("name").split()[0].lower() in _STOP_WORDS:
-                continue  # "I'm on the road", "we live in a street"
+            first_word = m.group("name").split()[0] if name in ("lives_on", "number_first", "number_first_weak") else ""
+            if first_word.lower() in _STOP_WORDS and (name == "lives_on" or first_word.islower()):
+                continue  # "I'm on the road", "we live in a street", "below 70, the actual grade point" ("12 The Green" is one)
+            if re.search(r"\d[:.]$", text[max(0, m.start() - 3):m.start()]):
+                continue  # "11:30 The Hollow": a time in a schedule, no house number
             if name in ("number_first", "number_first_weak", "lives_on"):
-                lower_street = (not lower_text and not _name_ok(m.group("name").split(), False)
+                lower_street = (not lower_here and not _name_ok(m.group("name").split(), False)
                                 and bool(STRONG_TYPES.search(value.rstrip())))
-                if not _name_ok(m.group("name").split(), lower_text or lower_street) or re.match(r"\d{3}0s\b", value):
+                if not _name_ok(m.group("name").split(), lower_here or lower_street) or re.match(r"\d{3}0s\b", value):
                     continue
             elif name not in ("military", "po_box", "unit", "corner"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
                 words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
-                if not _name_ok(words, lower_text) or not re.search(r"\d", value):
+                if not _name_ok(words, lower_here) or not re.search(r"\d", value):
                     continue
-                if not lower_text and not value[:1].isdigit() and not value[:1].isupper() and name != "type_first":
+                if not lower_here and not value[:1].isdigit() and not value[:1].isupper() and name != "type_first":
                     continue
             cued = name == "lives_on" or bool(CUE.search(text[max(0, m.start() - 60):m.start()]))
             start = m.start("street") if name == "lives_on" else m.start()
@@ -202,7 +207,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 continue  # a university's or a publisher's address is public, not a person's
             if historical(text, start, m.end()):
                 continue
-            end, coded = extend_block(text, m.end(), lower_text) if name != "unit" else (m.end(), False)
+            end, coded = extend_block(text, m.end(), lower_here) if name != "unit" else (m.end(), False)
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
             if name == "name_number" and (not (cued or coded) or "\t" in line):
                 continue  # "Windows 10", a table row: a name and a number are a street only inside an address
@@ -292,6 +297,13 @@ def _candidates(pattern: re.Pattern, text: str):
         yield m
         nxt = re.search(r"\s\S", text[m.start():m.end()])
         pos = m.start() + nxt.end() - 1 if nxt else m.end()
+
+
+def _lower_sentence(text: str, start: int, end: int) -> bool:
+    from builder.clean.sentence import bounds
+
+    left, right = bounds(text, start, end)
+    return not any(c.isupper() for c in text[left:right])
 
 
 def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:

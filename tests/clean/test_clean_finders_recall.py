@@ -105,6 +105,10 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("I'm on the road", False),
     ("the Kikorikis are dropped off home at Chamomile Valley", False),  # a story's home: nobody's address
     ("I'm in Wall Street today", False),  # being somewhere is no home
+    ("Hello There. i live at carrer de provença 90 and it is loud", True),  # a lower-case sentence in a turn with capitals
+    ("send it to 1600 The Mall, Springfield", True),
+    ("if the score is below 70, the actual grade point is used", False),
+    ("10:30 Sonic X\n11:30 The Hollow\n12:00 Craig of the Creek", False),  # times in a schedule, no house numbers
 ])
 def test_addresses(text, found):
     assert bool(find_streets(text)) is found
