@@ -56,7 +56,12 @@ PERSON_VERB_BEFORE = re.compile(
 CREDIT_BEFORE = re.compile(r"\b(?:directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by"
                            r"|sung\s+by|composed\s+by|painted\s+by|narrated\s+by|illustrated\s+by|by\s+the\s+author"
                            r"|producer|singer|songwriter|author|composer|painter|novelist|fan\s+of|music\s+of|songs\s+of"
-                           r"|books\s+of|films\s+of|movies\s+of|works\s+of)\s+$", re.I)
+                           r"|books\s+of|films\s+of|movies\s+of|works\s+of"
+                           r"|(?:books?|novels?|songs?|albums?|films?|movies?|poems?|paintings?|music|works?|plays?|series"
+                           r"|podcasts?|lectures?|talks?)\s+by)\s+$", re.I)
+# ... or the works after the name: "which Brandon Sanderson books?", "Taylor Swift's new album"
+CREDIT_AFTER = re.compile(r"^(?:['’]s)?\s+(?:(?:new|latest|first|last|early|old)\s+)?(?:books|novels|songs|albums?|films"
+                          r"|movies|music|paintings|poems|plays|podcast|lyrics|discography|filmography)\b", re.I)
 PERSON_AFTER = re.compile(
     r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
     r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children)\b"
@@ -123,7 +128,7 @@ def name_context(text: str, start: int, end: int) -> str | None:
         return "greeting"
     if HONORIFIC.search(before):
         return "honorific"
-    if CREDIT_BEFORE.search(before):
+    if CREDIT_BEFORE.search(before) or CREDIT_AFTER.match(after):
         return "credit"
     if PERSON_VERB_BEFORE.search(before) or PERSON_AFTER.match(after):
         return "verb"
@@ -154,11 +159,12 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
             continue  # "Camera Type": NER alone, every word an English word and none a first name
         if label == "PERSON":
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}" if kind else "ner"))
-        elif label in NER_LABELS_IN_CONTEXT and kind and _plausible(text[start:end]):
+        elif label in NER_LABELS_IN_CONTEXT and kind not in (None, "credit") and _plausible(text[start:end]):
+            # a credit says a maker of works, public: it makes no title or band a person ("X-men movies")
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}"))
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
         kind = name_context(text, m.start(), m.end())
-        if kind and _plausible(m.group()) and not looks_like_identifier(m.group()):
+        if kind not in (None, "credit") and _plausible(m.group()) and not looks_like_identifier(m.group()):
             out.append((*with_titles(text, m.start(), m.end()), "PERSON", 0.82, f"context+{kind}"))
     out += first_person_names(text, entities, out)
     return out + list_names(text, out)

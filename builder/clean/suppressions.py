@@ -213,8 +213,12 @@ def names_in(trait: str) -> Callable[[Context], list[TurnScan]]:
 
 def credited_names(ctx: Context) -> list[TurnScan]:
     """A name credited on a work ("directed by X", "a fan of X", "the songs of X") is a public
-    person's."""
-    return _filter(ctx, lambda i, text, s: _person(s) and str(s.get("basis", "")).endswith("+credit"))
+    person's, and so is the same name wherever NER alone finds it in the dialogue ("I've read books
+    by Michio Kaku" ... "never heard of Michio Kaku")."""
+    credited = {bare(text[s["start"]:s["end"]]) for text, scan in zip(ctx.texts, ctx.scans) for s in scan.spans
+                if _person(s) and str(s.get("basis", "")).endswith("+credit")}
+    return _filter(ctx, lambda i, text, s: _person(s) and (str(s.get("basis", "")).endswith("+credit") or (
+        s.get("basis") in WEAK and bare(text[s["start"]:s["end"]]) in credited)))
 
 
 def public_life_names(ctx: Context) -> list[TurnScan]:

@@ -100,6 +100,11 @@ def _redacted(detector, turns):
     # a self-introduction in a script without capitals, or a Cyrillic name after an English one
     ([("user", "我叫王伟。私の名前は山田太郎です。저는 김민수입니다. My name is Иван Петров")],
      ["王伟", "山田太郎", "김민수", "Иван"], ["我叫", "です"]),
+    # a name credited on works is public in a personal chat too, wherever it comes up; a credit makes no
+    # title a person
+    ([("user", "My wife and I love reading. I've read a few books by Michio Kaku."),
+      ("assistant", "Nice!"), ("user", "Have you heard of Michio Kaku? We also watched the X-men movies.")], [],
+     ["Michio Kaku", "X-men"]),
     # people talking to people (trait peer_chat): the other side's own names are private too, a film
     # star it brings up is not; a chat model bringing up a name is public or invented
     ([("user", "hey! how's it going?"), ("assistant", "good lol, I'm Kalinda btw"), ("user", "nice to meet you!"),
