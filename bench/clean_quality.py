@@ -126,7 +126,10 @@ def topical_chat(path: Path) -> dict:
     from builder.clean.config import CleanConfig
     from builder.clean.languages import dialogue_languages, english_turns
     from builder.clean.pii import PiiDetector
-    from builder.clean.redact import personal, redact_dialogue
+    from builder.clean.policy import personal
+    from builder.clean.redact import redact_dialogue
+    from builder.clean.suppressions import Context
+    from builder.traits import tag
 
     convs = json.loads(path.read_text())
     dialogues = [[{"index": i, "role": "user" if m["agent"] == "agent_1" else "assistant",
@@ -143,7 +146,7 @@ def topical_chat(path: Path) -> dict:
         found = len(red.spans) if not red.reason else sum(len(s.spans) for s in scans)
         spans += found
         with_spans += bool(found)
-        in_personal += found if personal(turns, scans) else 0
+        in_personal += found if personal(Context(turns, [t["text"] for t in turns], scans, tag(turns), config)) else 0
     return {"conversations": len(dialogues), "redacted_spans": spans, "conversations_with_spans": with_spans,
             "spans_in_personal_conversations": in_personal,
             "note": "public figures almost throughout: a redacted span is a likely false alarm"}
