@@ -36,7 +36,7 @@ FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full |user |customer |reviewe
                    r")\s*[,:]?\s*$", re.I)
 HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
                        r"\.?\s+$", re.I)
-RELATION = re.compile(r"\bmy\s+(?:[\w'-]+\s+){0,2}?(?:ex-?)?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
+RELATION = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:ex-?)?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
                       r"|boss|colleague|coworker|co-worker|mother|mom|mum|father|dad|son|daughter|brother|sister"
                       r"|neighbou?r|doctor|dentist|grandfather|grandmother|grandma|grandpa|landlord|landlady|manager"
                       r"|uncle|aunt|cousin|fianc[eé]e?|roommate|flatmate|client|student|classmate|niece|nephew|kid"
@@ -433,7 +433,7 @@ LOWER_CUES = (
                             rf"|good\s+(?:morning|night|evening))\s*,?\s+{LOWER_WORD}"
                             rf"(?=(?:[ \t]+[a-z][a-z']{{2,}})?\s*(?:[,.!?;:)…]|$|\n))",
                             re.I)),
-    ("relation", re.compile(rf"\bmy\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{_REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
+    ("relation", re.compile(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{_REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
 )
 CONJUNCTIONS = frozenset("and but or so from here btw i".split())  # "im ksenia and i ...": the name ends there
 LOWER_SURNAME = re.compile(r"[ \t]+([a-z][a-z']{2,})(?![’'\w-])")

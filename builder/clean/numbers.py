@@ -145,12 +145,12 @@ ZIP_CUE_WORDS = (r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|
                  r"|code postal|c[oó]digo postal|codice postale|cap(?=\s*:?\s*\d{5}\b)|postcode|kod pocztowy"
                  r"|почтовый индекс|индекс(?=\s*:?\s*\d{6}\b))|邮编|邮政编码|郵便番号|우편번호|〒")
 ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
-                      r"(?:\s+(?:is|was|number|no\.?))?\s*[:#：]?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
+                      r"(?:\s+(?:is|was|number|no\.?))?\s*(?:[:#：=]|\s[-–]\s)?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
                       r"(?:[ -](?=[A-Z]*\d)[A-Z0-9]{2,4}|[ -]?(?-i:[A-Z]{2})(?![a-z]))?)"
                       r"(?![\w-])", re.I)
 # ... or right after it: "is 02139 a valid zip code", "90210 is my postal code"
 ZIP_CUE_AFTER = re.compile(r"(?<![\w.,-])(?P<code>\d{5}(?:-\d{4})?|\d{3,6})\s+(?:(?:is\s+)?(?:not\s+)?(?:a|an|my|the|our|your"
-                           r"|his|her|their)\s+(?:\w+\s+)?|(?:as|for)\s+(?:a|my|the|our)\s+)?(?:zip|postal|post)\s?codes?\b",
+                           r"|his|her|their)\s+(?:\w+\s+)?|(?:as|for)\s+(?:a|my|the|our)\s+)?(?:zip\s?codes?|zip(?=\s*(?:[.,!?;:)]|$|\s+(?:is|was|and|but|for|in|area)\b))|(?:postal|post)\s?codes?)\b",
                            re.I)
 US_STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho"
                   "|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota"
@@ -216,7 +216,7 @@ CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3}|[1-9]\d
 AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
 FUNCTION_AFTER = r"(?:is|was|and|or|but|where|which|that|in|to|for)\b"
 PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ \t]+(?:(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})"
-                             r"|(?P<code>\d{5,6}|\d{5}-\d{3,4}|\d{3}-\d{4}|\d{2}-\d{3}))"
+                             r"|(?P<code>\d{5,6}|\d{5}-\d{3,4}|\d{3}-\d{4}|\d{4}-\d{3}|\d{2}-\d{3}))"
                              rf"(?![\w-]|[.,]\d|[ \t]+(?!{FUNCTION_AFTER})[a-z])")
 
 

@@ -97,6 +97,9 @@ def _redacted(detector, turns):
     ([("user", "i was talking to sarah yesterday about the trip")], ["sarah"], ["trip"]),
     ([("user", "my brother mike is coming over, my sister will be there too")], ["mike"], ["will be"]),
     ([("user", "set max to 5 and min to 2 in june")], [], ["max", "june"]),
+    # "our" is as first person as "my" before a relation
+    ([("user", "Our landlord Leocadia Okafor has not returned the deposit, and our neighbour mike agrees.")],
+     ["Leocadia Okafor", "mike"], ["deposit"]),
     # a self-introduction in a script without capitals, or a Cyrillic name after an English one
     ([("user", "我叫王伟。私の名前は山田太郎です。저는 김민수입니다. My name is Иван Петров")],
      ["王伟", "山田太郎", "김민수", "Иван"], ["我叫", "です"]),

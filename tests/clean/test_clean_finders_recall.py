@@ -40,6 +40,9 @@ def test_phones(text, found):
 @pytest.mark.parametrize("text, found", [
     ("my zip code is 880", ["880"]),
     ("my zip is 90210 and the weather is nice", ["90210"]),  # the word after the code is no part of it
+    ("Zip Code - 12345, or zip=54321", ["12345", "54321"]),  # a dash or an equals sign between
+    ("12345 is my zip, the 02108 zip area", ["02108", "12345"]),  # "zip" alone after the code ...
+    ("I sent 12345 zip files", []),  # ... not before a noun
     ("postcode SW1A 1AA please", ["SW1A 1AA"]),
     ("zip it 123 times", []),
     ("is 02139 a valid zip code for Cambridge?", ["02139"]),  # the cue after the code
@@ -72,6 +75,8 @@ def test_postal_codes_after_their_cue(text, found):
     ("Paris 75002, France", [(0, 5, "GPE")], ["75002"]),  # the code after the town
     ("Sydney NSW 2000", [(0, 6, "GPE")], ["2000"]),  # four digits only after an Australian state
     ("Tokyo 160-0022", [(0, 5, "GPE")], ["160-0022"]),
+    ("Lisbon 1100-148", [(0, 6, "GPE")], ["1100-148"]),  # Portugal: four digits, three
+    ("Data Mining, 474-483; Mexico, 2000-2017", [(30, 36, "GPE")], []),  # pages and years
     ("1017 CT Amsterdam", [(8, 17, "GPE")], ["1017 CT"]),  # Dutch: four digits and two letters
     ("London 2012 was great; Beijing 100000 people", [(0, 6, "GPE"), (23, 30, "GPE")], []),  # a year; a count
     ("500 BC Athens", [(7, 13, "GPE")], []),
