@@ -32,7 +32,7 @@ ENTITIES: dict[str, Entity] = {e.name: e for e in (
            match_as_written=True),
     Entity("PHONE_NUMBER", "numbers.find_phones", min_digits=6, structured=True, model_made=True, surrogate="phone",
            threshold=0.4),
-    Entity("CREDIT_CARD", "numbers.find_cards", min_digits=12, structured=True, model_made=True, surrogate="digits"),
+    Entity("CREDIT_CARD", "numbers.find_cards", min_digits=3, structured=True, model_made=True, surrogate="digits"),
     Entity("IBAN_CODE", "presidio IbanRecognizer", min_digits=8, structured=True, model_made=True, surrogate="iban"),
     Entity("IP_ADDRESS", "presidio IpRecognizer", min_digits=1, model_made=True, surrogate="ip", match_as_written=True),
     Entity("US_SSN", "presidio UsSsnRecognizer, cued SSN", min_digits=9, structured=True, model_made=True,

@@ -43,13 +43,20 @@ NOT_CARD_CUE = re.compile(r"(?:\b(?:id|coupon|order|tracking|invoice|isbn|issn|s
                           r"|barcode|ean|upc)\b|_id|号|编号|id)[\s\"':=#：]*$", re.I)
 
 
+# A card's security code: with the number it completes a payment; no one may keep it (PCI DSS).
+CVV = re.compile(r"\b(?:cvv2?|cvc2?|csc|cvn|security\s+code|card\s+verification(?:\s+(?:value|code|number))?)"
+                 r"(?:\s+(?:is|was|number|no\.?))?\s*[:#=]?\s*(?P<code>\d{3,4})(?![\w/-])", re.I)
+
+
 def find_cards(text: str) -> list[tuple[int, int, str, float]]:
-    """A 12-19 digit run (usual separators) that passes the Luhn check and either starts with
+    """A card's security code after its name ("cvv 737"), and a 12-19 digit run (usual separators)
+    that passes the Luhn check and either starts with
     a known issuer prefix or has a card word before it ("card no. 3102 ..."). One in ten
     random numbers passes Luhn, so a bare run of digits with neither is an id, not a card;
     and a run labelled as some other identifier ("coupon_id": ..., "order 4...") is not one."""
     out = [(m.start("num"), m.end("num"), "CREDIT_CARD", 0.85) for m in CUED_CARD.finditer(text)
            if len(set(m.group("num"))) >= 3]
+    out += [(m.start("code"), m.end("code"), "CREDIT_CARD", 0.85) for m in CVV.finditer(text)]
     taken = [(s, e) for s, e, _, _ in out]
     for m in CARD.finditer(text):
         if any(s < m.end() and m.start() < e for s, e in taken):
