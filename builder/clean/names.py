@@ -50,7 +50,8 @@ PERSON_VERB_BEFORE = re.compile(
     r"(?:\b(?:says|said|asked|replied|answered|shouted(?:\s+at)?|whispered|yelled(?:\s+at)?|told|tell|ask|thank"
     r"|thanked|meet|met|marry|married|dating|kissed|hugged|invited|introduced|follow\s+up\s+with|speak\s+to"
     r"|speak\s+with|talk\s+to|talked\s+to|said\s+to|(?:is|was)\s+under|name\s+is|maiden\s+name\s+is|calls\s+me"
-    r"|known\s+as|signed\s+by|sent\s+by|from\s+my\s+friend|commenter)"
+    r"|known\s+as|signed\s+by|sent\s+by|from\s+my\s+friend|commenter|(?:reply|replied|respond|responded"
+    r"|apologi[sz]e|apologi[sz]ed)\s+to|texted|text|emailed|messaged|broke\s+up\s+with|divorced|divorcing)"
     r"\s+$)", re.I)  # not after "the": "a fan of the NFL" is a league
 # Credits of a work: a person for sure, and a public one (a work's director, author, singer).
 CREDIT_BEFORE = re.compile(r"\b(?:directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by"
@@ -159,12 +160,14 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
             continue  # "Camera Type": NER alone, every word an English word and none a first name
         if label == "PERSON":
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}" if kind else "ner"))
-        elif label in NER_LABELS_IN_CONTEXT and kind not in (None, "credit") and _plausible(text[start:end]):
+        elif (label in NER_LABELS_IN_CONTEXT and kind not in (None, "credit") and _plausible(text[start:end])
+              and name_like(text[start:end])):
             # a credit says a maker of works, public: it makes no title or band a person ("X-men movies")
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}"))
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
         kind = name_context(text, m.start(), m.end())
-        if kind not in (None, "credit") and _plausible(m.group()) and not looks_like_identifier(m.group()):
+        if (kind not in (None, "credit") and _plausible(m.group()) and not looks_like_identifier(m.group())
+                and name_like(m.group())):  # "reply to Stack Overflow": every word a dictionary word, none a name
             out.append((*with_titles(text, m.start(), m.end()), "PERSON", 0.82, f"context+{kind}"))
     out += first_person_names(text, entities, out)
     return out + list_names(text, out)

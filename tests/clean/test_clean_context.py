@@ -97,6 +97,9 @@ def _redacted(detector, turns):
     ([("user", "i was talking to sarah yesterday about the trip")], ["sarah"], ["trip"]),
     ([("user", "my brother mike is coming over, my sister will be there too")], ["mike"], ["will be"]),
     ([("user", "set max to 5 and min to 2 in june")], [], ["max", "june"]),
+    # verbs whose object is a person: "reply to", "broke up with", "text"
+    ([("user", "Help me reply to Emeka, she wrote that she is pregnant and scared.")], ["Emeka"], ["pregnant"]),
+    ([("user", "I broke up with Jovana last month and I still text her at night.")], ["Jovana"], []),
     # "our" is as first person as "my" before a relation
     ([("user", "Our landlord Leocadia Okafor has not returned the deposit, and our neighbour mike agrees.")],
      ["Leocadia Okafor", "mike"], ["deposit"]),
