@@ -44,8 +44,9 @@ def test_concurrency_auto_settles_where_throughput_stops_rising():
     levels = [level for level, _ in stats["concurrency_ramp"]]
     # Real HTTP and real threads: where it settles depends on timing, which a test must not assert
     # (the exact steps are asserted on a scripted clock below). What holds on any machine: the
-    # ramp doubles from 4 and never has more in flight than the level it is at.
-    assert levels[:3] == [4, 8, 16] and all(b == 2 * a for a, b in zip(levels, levels[1:]))
+    # ramp doubles from 4 and never has more in flight than the level it is at. (Whether it gets past 8
+    # before the 240 requests run out is timing: a loaded 2-core CI machine stopped at [4, 8] once.)
+    assert levels[:2] == [4, 8] and all(b == 2 * a for a, b in zip(levels, levels[1:]))
     # settled on a level it measured, or still ramping (the next doubling) when the requests ran out
     assert stats["concurrency"] in levels or (not stats["concurrency_settled"] and stats["concurrency"] == 2 * levels[-1])
     assert peak[0] <= stats["concurrency"] or peak[0] <= max(levels)
