@@ -103,4 +103,4 @@ def _first_name_or_noun(word: str) -> bool:
     if w in first_names():
         return True
     words, _, _ = _lexicon()
-    return w in words["noun"] and not any(w in words[pos] for pos in ("verb", "adj", "adv"))
+    return w in words["noun"] and at_most_a_noun(w)
