@@ -2,8 +2,10 @@
 
 Data: ``classifiers/topic/seed_real/dialogues.jsonl`` (hand-labelled real dialogues, the 14
 topics plus Other; what ``mmrc-build models`` trains the default model on). Settings: the default
-``TrainConfig`` (all-mpnet-base-v2, user turns first, 256 tokens, two-layer MLP, Other learned as a
-class, abstention threshold calibrated out of fold for 90% accuracy on what it labels).
+``TrainConfig`` (all-mpnet-base-v2, user turns first, 256 tokens, a linear head over the vector and
+its similarity to the topic descriptions, Other learned as a class, abstention threshold calibrated
+out of fold for 90% accuracy on what it labels), side by side with MMRC's head (the two-layer MLP on
+the vector alone, what the default was before) and the descriptions alone (zero-shot, no training).
 
 Reported, side by side in one run:
 
@@ -12,7 +14,8 @@ Reported, side by side in one run:
   Other recall (Other dialogues left without a topic). Baselines on the same folds: majority class
   and nearest centroid (the naive floor).
 * **leave one source out**: train (and calibrate) on the seed without one dataset, test on that
-  dataset's labelled dialogues: the figure for chat the model was not trained on.
+  dataset's labelled dialogues: the figure for chat the model was not trained on (default head and
+  MMRC's MLP, same split).
 * **Topical-Chat's own labels** (``classifiers/topic/topical_chat.py``: the dataset's fact-section
   topics mapped sports -> Sport, movies -> Film, music -> Music, sci_tech -> Computer,
   politics -> Society, fashion -> Shopping; books and entertainment left out), on units not in
@@ -29,6 +32,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -70,7 +74,11 @@ def main() -> None:
 
     import numpy as np
 
+    from builder.records import OTHER
     from classifiers.topic.embed import Embedder
+    from classifiers.topic.mlp import MLPConfig
+    from classifiers.topic.prototypes import CLASSES as PROTOTYPE_CLASSES
+    from classifiers.topic.prototypes import prototype_vectors
     from classifiers.topic.evaluate import cross_validate, stratified_folds
     from classifiers.topic.real_seed import default_data_root
     from classifiers.topic.text import dialogue_text
@@ -93,48 +101,64 @@ def main() -> None:
                            "target_accuracy": 0.9},
               "embed_s": round(time.perf_counter() - t0, 1)}
 
-    # -- k-fold on the seed, with the naive floor on the same folds ------------------------
+    # -- k-fold on the seed, with the naive floor and the other heads on the same folds -----
     folds = stratified_folds(y, config.folds, config.seed)
+    mmrc = replace(config, mlp=MLPConfig(hidden=256, prototype_weight=0.0))  # the previous default
+    heads = {"default": config, "mmrc_mlp": mmrc}
+    prototypes = prototype_vectors(emb, config.text)
 
     def majority(train, test):
         probs = np.zeros((len(test), len(classes)), dtype=np.float32)
         probs[:, np.bincount(y[train], minlength=len(classes)).argmax()] = 1
         return probs
 
+    def softmax_rows(scores, scale=20):
+        e = np.exp(scores * scale - (scores * scale).max(1, keepdims=True))
+        return (e / e.sum(1, keepdims=True)).astype(np.float32)
+
     def centroid(train, test):
         cents = np.stack([vectors[train][y[train] == c].mean(0) if (y[train] == c).any()
                           else np.zeros(vectors.shape[1], dtype=np.float32) for c in range(len(classes))])
-        scores = vectors[test] @ cents.T
-        e = np.exp(scores * 20 - (scores * 20).max(1, keepdims=True))
-        return (e / e.sum(1, keepdims=True)).astype(np.float32)
+        return softmax_rows(vectors[test] @ cents.T)
+
+    def descriptions_only(train, test):  # zero-shot: no label is used
+        return softmax_rows(vectors[test] @ prototypes[[PROTOTYPE_CLASSES.index(c) for c in classes]].T)
 
     kfold = {name: cross_validate(y, classes, fn, folds=folds, seed=config.seed)
-             for name, fn in (("majority", majority), ("nearest_centroid", centroid))}
-    kfold.update(cross_validate_methods(texts, topics, emb, config, device=args.device, log=print))
+             for name, fn in (("majority", majority), ("nearest_centroid", centroid),
+                              ("descriptions_only", descriptions_only))}
+    for name, cfg in heads.items():
+        kfold[name] = cross_validate_methods(texts, topics, emb, cfg, device=args.device, log=print)[cfg.method]
     keep = ("accuracy", "accuracy_ci95", "macro_f1", "macro_f1_ci95")
     cal_keys = ("threshold", "coverage", "accuracy_kept", "topical_coverage", "other_recall", "target_met")
     result["kfold"] = {name: {**{k: r[k] for k in keep},
                               "calibrated": {k: r["calibration"].get(k) for k in cal_keys}} for name, r in kfold.items()}
-    mlp = kfold["mlp"]
-    result["kfold"]["mlp"]["f1"] = {k: v["f1"] for k, v in mlp["per_class"].items()}
-    result["kfold"]["mlp"]["confusion"] = mlp["confusion"]
+    for name in heads:
+        result["kfold"][name]["f1"] = {k: v["f1"] for k, v in kfold[name]["per_class"].items()}
+    result["kfold"]["default"]["confusion"] = kfold["default"]["confusion"]
+    topical = np.array([t != OTHER for t in topics])
+    zero_shot = descriptions_only(None, np.arange(len(y)))[:, [c != OTHER for c in classes]].argmax(1)
+    topic_classes = [c for c in classes if c != OTHER]
+    result["descriptions_only_topical_argmax"] = round(float(np.mean(
+        [topic_classes[p] == t for p, t, k in zip(zero_shot, topics, topical) if k])), 4)
 
     # -- leave one source out ----------------------------------------------------------------
-    def trained_without(mask):
+    def trained_without(mask, cfg):
         idx = np.flatnonzero(mask)
         sub_texts, sub_topics = [texts[i] for i in idx], [topics[i] for i in idx]
-        cv = cross_validate_methods(sub_texts, sub_topics, emb, config, device=args.device)
-        model, _ = fit_model(sub_texts, sub_topics, emb, config)
-        return model, cv[config.method]["calibration"]
+        cv = cross_validate_methods(sub_texts, sub_topics, emb, cfg, device=args.device)
+        model, _ = fit_model(sub_texts, sub_topics, emb, cfg)
+        return model, cv[cfg.method]["calibration"]
 
-    result["leave_one_source_out"] = {}
+    result["leave_one_source_out"] = {name: {} for name in heads}
     for held in sorted(set(datasets)):
         inside = np.array([d != held for d in datasets])
-        model, calibration = trained_without(inside)
         out = np.flatnonzero(~inside)
-        result["leave_one_source_out"][held] = {
-            "trained_on": int(inside.sum()), **_apply(model, calibration, vectors[out], [topics[i] for i in out])}
-        print(f"without {held}: {result['leave_one_source_out'][held]}")
+        for name, cfg in heads.items():
+            model, calibration = trained_without(inside, cfg)
+            result["leave_one_source_out"][name][held] = {
+                "trained_on": int(inside.sum()), **_apply(model, calibration, vectors[out], [topics[i] for i in out])}
+            print(f"{name} without {held}: {result['leave_one_source_out'][name][held]}")
 
     # -- Topical-Chat's own labels, units not in the seed -----------------------------------
     root = args.data or default_data_root()
@@ -149,10 +173,12 @@ def main() -> None:
                 seen[u["topic"]] = seen.get(u["topic"], 0) + 1
                 capped.append(u)
         unit_vectors = emb.embed_texts([dialogue_text(u["turns"], config.text) for u in capped], config.text).vectors
-        model, calibration = trained_without(np.array([d != "topical_chat" for d in datasets]))
         result["topical_chat_own_labels"] = {"mapping": TOPIC_MAP, "per_topic_cap": TOPICAL_CAP,
-                                             "units": {t: seen[t] for t in sorted(seen)},
-                                             **_apply(model, calibration, unit_vectors, [u["topic"] for u in capped])}
+                                             "units": {t: seen[t] for t in sorted(seen)}}
+        for name, cfg in heads.items():
+            model, calibration = trained_without(np.array([d != "topical_chat" for d in datasets]), cfg)
+            result["topical_chat_own_labels"][name] = _apply(model, calibration, unit_vectors,
+                                                             [u["topic"] for u in capped])
     else:
         result["topical_chat_own_labels"] = f"skipped: {root / 'topics'} not present"
     result["elapsed_s"] = round(time.perf_counter() - started, 1)

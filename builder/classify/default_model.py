@@ -2,9 +2,10 @@
 
 ``classify predict`` without ``--model`` uses ``$MMRC_MODELS/mmrc-topics``; ``mmrc-build models``
 trains it from ``classifiers/topic/seed_real/dialogues.jsonl`` (hand-labelled real dialogues, see
-the README there) with the default training settings (all-mpnet-base-v2 embeddings, a two-layer
-MLP, 5-fold cross-validation, Other learned as a class), offline. The model folder records the
-sha256 of the seed it was trained on (``seed.json``): a changed seed makes ``models`` retrain it.
+the README there) with the default training settings (all-mpnet-base-v2 embeddings, a linear head over the vector and
+its similarity to the topic descriptions, 5-fold cross-validation, Other learned as a class),
+offline. The model folder records the sha256 of the seed it was trained on and a digest of the
+training recipe (``seed.json``): a changed seed, setting or description makes ``models`` retrain it.
 """
 
 from __future__ import annotations
@@ -36,12 +37,25 @@ def require(root: Path | None = None) -> Path:
     return folder
 
 
+def recipe() -> str:
+    """A digest of what training does with the seed: the default settings and the descriptions."""
+    import hashlib
+    from dataclasses import asdict
+
+    from classifiers.topic.prototypes import DESCRIPTIONS
+    from classifiers.topic.train import TrainConfig
+
+    text = json.dumps({"config": asdict(TrainConfig()), "descriptions": DESCRIPTIONS}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def is_current(root: Path | None = None) -> bool:
     stamp = location(root) / STAMP
     try:
-        return json.loads(stamp.read_text()).get("sha256") == sha256_file(SEED)
+        seen = json.loads(stamp.read_text())
     except (OSError, ValueError):
         return False
+    return seen.get("sha256") == sha256_file(SEED) and seen.get("recipe") == recipe()
 
 
 def build(root: Path | None = None, device: str = "cpu", log: Callable[[str], None] = lambda m: None) -> dict:
@@ -61,7 +75,8 @@ def build(root: Path | None = None, device: str = "cpu", log: Callable[[str], No
         report = train_command(Path(tmp) / "seed", None, out, TrainConfig(), device=device, cache_dir=True,
                                force=True, log=log)
     (out / STAMP).write_text(json.dumps({"file": "classifiers/topic/seed_real/dialogues.jsonl",
-                                         "sha256": sha256_file(SEED), "dialogues": report["n"]}, indent=1) + "\n")
+                                         "sha256": sha256_file(SEED), "recipe": recipe(),
+                                         "dialogues": report["n"]}, indent=1) + "\n")
     report["prefilled_windows"] = prefilled
     return report
 

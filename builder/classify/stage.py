@@ -212,4 +212,4 @@ def model_quality(folder: Path) -> dict | None:
             "threshold": cal.get("threshold"), "coverage": cal.get("coverage"),
             "accuracy_kept": cal.get("accuracy_kept"), "topical_coverage": cal.get("topical_coverage"),
             "other_recall": cal.get("other_recall"), "embedder": (report.get("embedder") or {}).get("name"),
-            "trained_on": seed["file"] if seed else None}
+            "head": report.get("head", "a two-layer MLP"), "trained_on": seed["file"] if seed else None}

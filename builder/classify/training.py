@@ -83,6 +83,7 @@ def train_command(data_dir: Path, labels_path: Path | None, out_dir: Path, confi
     model.save(partial)
     report = {
         "method": config.method,
+        "head": model.describe(),
         "embedder": {"name": embedder.name, "hash": embedder.hash},
         "data": {"path": str(data_dir), "content_hash": io.require_finished(data_dir).get("output_hash")},
         "labels": label_report,

@@ -8,6 +8,7 @@ import click
 
 from builder.commands.common import executor_options, executor_spec
 from builder.models import MPNET
+from classifiers.topic.mlp import MLPConfig
 
 _dir = click.Path(path_type=Path, file_okay=False)
 _file = click.Path(path_type=Path, dir_okay=False)
@@ -43,12 +44,17 @@ def command():
 @click.option("--embedder", default=MPNET, show_default=True,
               help="Name in the models folder or path to a sentence-transformers folder.")
 @click.option("--method", type=click.Choice(["mlp", "setfit"]), default="mlp", show_default=True,
-              help="mlp: frozen embeddings + 2-layer MLP (MMRC); setfit: contrastive fine-tuning first.")
+              help="mlp: frozen embeddings + a head (see --hidden); setfit: contrastive fine-tuning first.")
 @click.option("--compare", is_flag=True, help="Also cross-validate the other method on the same folds.")
 @click.option("--folds", default=5, show_default=True, help="Stratified k for cross-validation.")
 @click.option("--seed", default=0, show_default=True, help="Seed for folds, init, dropout and batch order.")
-@click.option("--epochs", default=60, show_default=True, help="MLP training epochs.")
-@click.option("--hidden", default=256, show_default=True, help="MLP hidden width.")
+@click.option("--epochs", default=MLPConfig.epochs, show_default=True, help="MLP training epochs (--hidden > 0).")
+@click.option("--hidden", default=MLPConfig.hidden, show_default=True,
+              help="Head width: 0 = a linear head (logistic regression; generalises best to chat from other "
+                   "sources, bench/classify_seed.py); 256 = MMRC's two-layer MLP.")
+@click.option("--prototype-weight", default=MLPConfig.prototype_weight, show_default=True,
+              help="Scale of the dialogue's similarity to each topic's description, read beside its vector "
+                   "(classifiers/topic/prototypes.py); 0 = vector only.")
 @click.option("--pairs", default=8, show_default=True, help="setfit: contrastive pairs per labelled dialogue.")
 @click.option("--order", type=click.Choice(["user_first", "chronological"]), default="user_first",
               show_default=True, help="How turns are ordered in the embedded text.")
@@ -62,20 +68,20 @@ def command():
               help="Tokens per window (capped at the embedder's max length).")
 @_cache_options
 @click.option("--force", is_flag=True, help="Replace an existing model folder.")
-def train(data_dir, labels_path, also, out_dir, embedder, method, compare, folds, seed, epochs, hidden, pairs,
+def train(data_dir, labels_path, also, out_dir, embedder, method, compare, folds, seed, epochs, hidden,
+          prototype_weight, pairs,
           order, max_chunks, languages, window, device, cache_dir, no_cache, force):
     """Embed the labelled dialogues, cross-validate, train on all of them and save the model."""
     from builder.classify.training import format_report, train_command
     from builder.engine import resolve_device
     from classifiers.topic.contrastive import ContrastiveConfig
-    from classifiers.topic.mlp import MLPConfig
     from classifiers.topic.text import TextConfig
     from classifiers.topic.train import TrainConfig
 
     config = TrainConfig(embedder=embedder, method=method, folds=folds, seed=seed, compare=compare,
                          text=TextConfig(order=order, max_chunks=max_chunks, window=window),
                          languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
-                         mlp=MLPConfig(hidden=hidden, epochs=epochs),
+                         mlp=MLPConfig(hidden=hidden, epochs=epochs, prototype_weight=prototype_weight),
                          contrastive=ContrastiveConfig(pairs_per_item=pairs))
     report = train_command(data_dir, labels_path, out_dir, config, device=resolve_device(device),
                            cache_dir=_cache(cache_dir, no_cache), force=force, log=click.echo, also=also)

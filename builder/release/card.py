@@ -185,7 +185,8 @@ def _topic_model(facts: Facts) -> str:
     lo, hi = q.get("accuracy_ci95") or [None, None]
     trained = f"`{q['trained_on']}` (shipped with mmrc-build)" if q.get("trained_on") else "the user's labels"
     f1 = ", ".join(f"{k} {v:.2f}" for k, v in (q.get("f1") or {}).items() if v is not None)
-    text = (f"\n\nThe topics come from a classifier ({q.get('embedder')} embeddings, a two-layer MLP) trained on "
+    text = (f"\n\nThe topics come from a classifier ({q.get('embedder')} embeddings, "
+            f"{q.get('head') or 'a two-layer MLP'}) trained on "
             f"{q['n']} hand-labelled dialogues in {trained}. On those labels, {q['folds']}-fold cross-validation gives "
             f"accuracy {q['accuracy']:.3f} (95% CI {lo:.3f}–{hi:.3f}) and macro-F1 {q['macro_f1']:.3f}; F1 per "
             f"class: {f1}.")

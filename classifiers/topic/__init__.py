@@ -1,4 +1,5 @@
-"""The 14-topic dialogue classifier (MMRC §3): all-mpnet-base-v2 embeddings + a two-layer MLP.
+"""The 14-topic dialogue classifier (MMRC §3): all-mpnet-base-v2 embeddings + a head
+(linear over the vector and topic descriptions by default; MMRC's two-layer MLP with hidden > 0).
 
 Modules: ``text`` (dialogue -> text, chunking), ``embed`` + ``cache`` (embedder with an
 embedding cache keyed by (model hash, text hash)), ``mlp`` (the head), ``model`` (save /

@@ -3,7 +3,7 @@
 SetFit (Tunstall et al. 2022) first fine-tunes a sentence-transformer on pairs built from
 the few labelled examples - same topic -> cosine 1, different topic -> cosine 0, with
 sentence-transformers' ``CosineSimilarityLoss`` - then fits a head on the tuned
-embeddings. Here the head is the same two-layer MLP, so the two methods differ only in
+embeddings. Here the head is the same one (`mlp.py`), so the two methods differ only in
 the embedder, and are compared on the same folds.
 
 During fine-tuning each dialogue is represented by its first ``max_seq_length`` tokens

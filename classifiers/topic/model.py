@@ -53,6 +53,19 @@ class TopicModel:
             return np.zeros(len(probs), dtype=np.float32)
         return np.asarray(probs[:, self.labels.index(OTHER)], dtype=np.float32)
 
+    def prototypes(self) -> int:
+        """How many description vectors the head carries (0: none, a model without them)."""
+        first = self.net[0]
+        return int(first.vectors.shape[0]) if hasattr(first, "vectors") else 0
+
+    def describe(self) -> str:
+        """The head in words, for reports and the release card."""
+        head = (f"a two-layer MLP ({self.mlp.hidden} hidden units)" if self.mlp.hidden
+                else "a linear head (logistic regression)")
+        if self.prototypes():
+            head += f" over the vector and its similarity to {self.prototypes()} topic descriptions"
+        return head
+
     # -- disk ----------------------------------------------------------------
     def config(self) -> dict:
         net_in = self.net[0].in_features
@@ -63,7 +76,8 @@ class TopicModel:
             "embedder": {k: v for k, v in self.embedder.items() if k in ("name", "hash", "files", "bundled")},
             "text": asdict(self.text),
             "head": {"in_dim": net_in, "hidden": self.mlp.hidden, "dropout": self.mlp.dropout,
-                     "n_classes": len(self.labels)},
+                     "n_classes": len(self.labels), "prototypes": self.prototypes(),
+                     "prototype_weight": self.mlp.prototype_weight if self.prototypes() else 0.0},
             "train": asdict(self.mlp),
             **self.extra,
         }
@@ -99,8 +113,10 @@ class TopicModel:
             raise ModelError(f"{folder}/labels.json does not match the config or holds unknown topics "
                              f"{unknown}; retrain the model")
         head = config["head"]
-        mlp = MLPConfig(**config["train"])
-        net = build_net(head["in_dim"], head["n_classes"], head["hidden"], head["dropout"])
+        # A model saved before the linear head and the prototypes: its config has neither key.
+        mlp = MLPConfig(**{"prototype_weight": 0.0, **config["train"]})
+        net = build_net(head["in_dim"], head["n_classes"], head["hidden"], head["dropout"],
+                        int(head.get("prototypes", 0)), float(head.get("prototype_weight", 0.0)))
         try:
             state = load_file(str(folder / "model.safetensors"))
         except (SafetensorError, OSError) as exc:

@@ -23,6 +23,7 @@ from classifiers.topic.embed import Embedder
 from classifiers.topic.evaluate import cross_validate, stratified_folds
 from classifiers.topic.mlp import MLPConfig, fit_mlp, predict_proba
 from classifiers.topic.model import BUNDLED_EMBEDDER, TopicModel
+from classifiers.topic.prototypes import prototype_vectors
 from classifiers.topic.text import TextConfig
 
 METHODS = ("mlp", "setfit")
@@ -59,6 +60,11 @@ def encode_labels(topics: list[str]) -> tuple[list[str], np.ndarray]:
     return classes, np.array([classes.index(t) for t in topics], dtype=np.int64)
 
 
+def _prototypes(embedder: Embedder, config: TrainConfig) -> np.ndarray | None:
+    """The topic descriptions' vectors by this embedder, when the head reads them."""
+    return prototype_vectors(embedder, config.text) if config.mlp.prototype_weight else None
+
+
 def _mlp_config(config: TrainConfig) -> MLPConfig:
     return MLPConfig(**{**config.mlp.__dict__, "seed": config.seed})
 
@@ -69,9 +75,10 @@ def _fold_predictor(method: str, texts: list[str], y: np.ndarray, n_cls: int, em
     mlp = _mlp_config(config)
     if method == "mlp":
         vectors = embedder.embed_texts(texts, config.text).vectors
+        prototypes = _prototypes(embedder, config)
 
         def fit_predict(train, test):
-            return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp), vectors[test])
+            return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp, prototypes), vectors[test])
 
         return fit_predict
 
@@ -82,7 +89,8 @@ def _fold_predictor(method: str, texts: list[str], y: np.ndarray, n_cls: int, em
         fold_embedder = Embedder.from_model(tuned, f"{embedder.name}+setfit", f"{embedder.hash}:{tag}")
         vectors = fold_embedder.embed_texts(texts, config.text).vectors
         log(f"setfit fold: fine-tuned on {len(train)} dialogues")
-        return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp), vectors[test])
+        return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp, _prototypes(fold_embedder, config)),
+                             vectors[test])
 
     return fit_predict_setfit
 
@@ -121,7 +129,7 @@ def fit_model(texts: list[str], topics: list[str], embedder: Embedder, config: T
         info = {"name": f"{info['name']}+setfit", "hash": embedder.hash, "files": embedder.files,
                 "bundled": True, "base": {"name": info["name"], "hash": info["hash"]}}
     vectors = embedder.embed_texts(texts, config.text).vectors
-    net = fit_mlp(vectors, y, len(classes), mlp)
+    net = fit_mlp(vectors, y, len(classes), mlp, _prototypes(embedder, config))
     extra = {"contrastive": config.contrastive.__dict__} if config.method == "setfit" else {}
     extra["languages"] = list(config.languages)
     base = info.pop("base", None)

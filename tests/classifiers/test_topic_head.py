@@ -111,3 +111,52 @@ def test_kfold_report_shape():
 def test_wilson_interval_is_honest_about_70_items():
     lo, hi = wilson_interval(67, 70)  # "95.7%" on MMRC's 70 test items
     assert lo < 0.89 and hi > 0.98
+
+
+# -- the linear head and the topic descriptions ------------------------------------------------
+
+def test_linear_head_reaches_the_logistic_regression_optimum():
+    """Known answer: the same objective scikit-learn minimises (class-weighted "balanced", L2 with C,
+    intercept unpenalised) has one optimum; our L-BFGS fit must land on it."""
+    sklearn = pytest.importorskip("sklearn.linear_model", reason="scikit-learn is the reference, not a dependency")
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(60, 8)).astype(np.float32)
+    y = np.array([0] * 30 + [1] * 20 + [2] * 10)
+    x[y == 1] += 0.7
+    x[y == 2] -= 0.5
+    ours = predict_proba(fit_mlp(x, y, 3, MLPConfig(hidden=0, c=2.0, prototype_weight=0.0)), x)
+    ref = sklearn.LogisticRegression(C=2.0, class_weight="balanced", max_iter=10_000, tol=1e-10).fit(x, y)
+    np.testing.assert_allclose(ours, ref.predict_proba(x), atol=2e-4)
+
+
+def test_prototype_features_are_the_scaled_cosines_and_survive_save_load(tmp_path):
+    x, y = blobs()
+    prototypes = np.eye(16, dtype=np.float32)[:4]  # four "descriptions": the first four axes
+    config = MLPConfig(hidden=0, prototype_weight=3.0)
+    net = fit_mlp(x, y, 3, config, prototypes)
+    import torch
+
+    with torch.no_grad():
+        features = net[0](torch.from_numpy(x[:2])).numpy()
+    np.testing.assert_allclose(features[:, 16:], 3.0 * x[:2, :4], rtol=1e-6)  # cos with an axis = that coordinate
+    model = TopicModel(LABELS, net, {"name": "fake", "hash": "ab" * 32}, mlp=config)
+    model.save(tmp_path / "m")
+    head = json.loads((tmp_path / "m" / "config.json").read_text())["head"]
+    assert (head["prototypes"], head["prototype_weight"], head["hidden"]) == (4, 3.0, 0)
+    loaded = TopicModel.load(tmp_path / "m")
+    np.testing.assert_array_equal(loaded.predict_proba(x), model.predict_proba(x))
+
+
+def test_a_model_saved_before_prototypes_still_loads(tmp_path):
+    model, x = trained()
+    model.save(tmp_path / "m")
+    config_path = tmp_path / "m" / "config.json"
+    config = json.loads(config_path.read_text())
+    for key in ("prototypes", "prototype_weight"):
+        config["head"].pop(key)
+    for key in ("c", "prototype_weight"):
+        config["train"].pop(key)
+    config_path.write_text(json.dumps(config))
+    loaded = TopicModel.load(tmp_path / "m")
+    assert loaded.prototypes() == 0 and loaded.mlp.prototype_weight == 0.0
+    np.testing.assert_array_equal(loaded.predict_proba(x), model.predict_proba(x))
