@@ -30,9 +30,34 @@ CLOSES_ADDRESS = re.compile(r"^\s*(?:[,!.?;:)]|\n|$)")
 INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
 NAMED = re.compile(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
                    r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
+# A record's field that holds people: minutes ("Attendees: ..."), forms ("Emergency contact: ..."),
+# mail headers ("Cc: ..."), reviews ("Review by ..."), deliveries ("ship it to ..."). The people a record
+# lists are real ones whatever else the dialogue asks (a story earlier, a worksheet); a name right after
+# the label is a person even where NER calls it something else (FIELD).
+PEOPLE_LABELS = (r"attendees?|participants?|present|absent|apologies|guests?|invitees?|members?"
+                 r"|(?:emergency\s+)?contacts?(?:\s+person)?|next\s+of\s+kin|(?:full\s+|first\s+|last\s+|legal\s+)?name"
+                 r"|customer|client|patient|applicant|candidate|tenant|landlord|employee|manager|supervisor|reviewer"
+                 r"|recipient|sender|from|to|cc|bcc|attn|attention|signed|signature|witness(?:es)?|guardian|parents?"
+                 r"|spouse|beneficiary|(?:account|card)\s*holder|owner|driver|passengers?|buyer|seller|referees?"
+                 r"|references?|host|organi[sz]er|chair(?:person)?|minute\s+taker|note\s+taker|assignee|requester"
+                 r"|reporter")
+PEOPLE_LABEL = re.compile(rf"(?:^|(?<=[\s(|,;>*]))(?:{PEOPLE_LABELS})\s*[:#]\s*", re.I)
+# ... and phrases that say who a record is by or for; what follows may be a place ("ship it to Germany"),
+# so these make no span a name, they only say whose a found name is
+PEOPLE_PHRASE = re.compile(r"\b(?:reviewed|review|submitted|prepared|requested|minuted)\s+by\s+"
+                           r"|\b(?:ship|deliver|mail|post|send)\s+(?:it|this|them|the\s+\w+)?\s*to\s+", re.I)
+RECORD_WHY = "the people a record lists (minutes, a form, a mail header, a review, a delivery) are real ones"
+RECORD_EXAMPLES = (("Attendees: Ana Ruiz, Tom van der Berg and Priya Raman", "Priya Raman", True),
+                   ("Review by Magnus Eriksen (verified buyer): it broke.", "Magnus Eriksen", True),
+                   ("ship it to Ana Ruiz, 4 Elm St", "Ana Ruiz", True),
+                   ("November 2012-present: Logo is on a special suit", "Logo", False),
+                   ("Name: the dog was with Ana", "Ana", False),
+                   ("Attendees: Ana Ruiz\nLater Tom Lee came", "Tom Lee", False))
+GAP_TOKEN = re.compile(r"[^\W_][\w'’.-]*|\S")  # one word or one mark; linear, nothing to backtrack
 FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full |user |customer |reviewer |guest |patient |client )?name\s*:"
                    r"|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:|\bcontact\s*:|\battn\.?:?"
                    r"|\b(?:reviewer|reviewed\s+by|posted\s+by|submitted\s+by|customer|guest|tenant|patient|employee)\s*[:\-]"
+                   rf"|(?:^|(?<=[\s(|,;>*]))(?:{PEOPLE_LABELS})\s*:"
                    r")\s*[,:]?\s*$", re.I)
 HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
                        r"\.?\s+$", re.I)
@@ -118,8 +143,8 @@ def name_context(text: str, start: int, end: int) -> str | None:
     before, after = text[max(0, start - 60):start], text[end:end + 30]
     if INTRO.search(before) or (HERE_AFTER.match(after) and text[:start].strip() == ""):
         return "intro"
-    if FIELD.search(before):
-        return "field"
+    if FIELD.search(before) or record_field(text, start, end, phrases=False):
+        return "field"  # "Name: X", "Attendees: Ana Ruiz, X"
     if NAMED.search(before):
         return "named"
     if RELATION.search(before):
@@ -134,6 +159,23 @@ def name_context(text: str, start: int, end: int) -> str | None:
     if PERSON_VERB_BEFORE.search(before) or PERSON_AFTER.match(after):
         return "verb"
     return None
+
+
+def record_field(text: str, start: int, end: int, phrases: bool = True) -> bool:
+    """The span is listed in a record's field of people ("Attendees: Ana Ruiz, Tom Lee"), on its line;
+    with ``phrases`` also after a phrase that says who a record is by or for ("Review by Tom Lee
+    (verified buyer)", "ship it to Ana Ruiz, 4 Elm St")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    fields = (PEOPLE_LABEL, PEOPLE_PHRASE) if phrases else (PEOPLE_LABEL,)
+    return any(_names_only(before[m.end():]) for field in fields for m in field.finditer(before))
+
+
+def _names_only(gap: str) -> bool:
+    """Between a field and the span: capitalised words (initials too), name particles ("van der"),
+    commas, "&" and "and" only."""
+    return all(tok in {",", "&", "and"} or tok in PARTICLES or (tok[0].isupper() and not any(c.isdigit() for c in tok))
+               for tok in GAP_TOKEN.findall(gap))
 
 
 # "Zoolander is a 2001 American action-comedy film": a title, not a person

@@ -13,12 +13,12 @@ from typing import Callable
 from builder.clean import sentence
 from builder.clean.entities import STRUCTURED
 from builder.clean.mentions import mentioned_not_people
-from builder.clean.names import LOCATIVE_BEFORE
+from builder.clean.names import LOCATIVE_BEFORE, record_field
 from builder.clean.pii import TurnScan
-from builder.clean.precision import PUBLIC_FIGURES
+from builder.clean.precision import PUBLIC_FIGURES, is_public
 from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
 from builder.traits import Traits
-from builder.traits.fiction import narrated, role_play
+from builder.traits.fiction import character_sheet, narrated, role_play
 from builder.traits.long_paste import long_paste
 
 WEAK = ("ner", "list")  # a name only NER (or a list next to such a name) vouches for
@@ -40,6 +40,7 @@ class Context:
     public_parts: set[str] = field(default_factory=set)
     characters: set[str] | None = None  # name words of the dialogue's story (see own_world)
     role_play: bool | None = None  # does the user play a role-play (see own_world)
+    record_words: set[str] | None = None  # name words a record's field of people lists (see own_world)
 
 
 def bare(word: str) -> str:
@@ -132,7 +133,11 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     """The span is in a user turn the user typed (no long paste), in a sentence where they speak
     of their own world (builder/clean/sentence.py), and it names no character the dialogue's
     story sets up or tells: no trait of the turn makes it a character or a public name."""
-    if ctx.turns[i]["role"] != "user" or long_paste(text) or narrated(text):
+    if _in_record(ctx, _span_words(text, span)):
+        return True  # "Attendees: Ana Ruiz, Tom Lee": people a record the user typed lists are real ones
+    if ctx.turns[i]["role"] != "user":
+        return False
+    if long_paste(text) or narrated(text):
         return False  # a script or a story the user types: its "I" is a character's
     if span.get("basis") in VOCATIVES:
         # the user calls someone by name ("So, Victoria, what do you like?"): the person they are
@@ -149,6 +154,27 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
 
 
 VOCATIVES = ("vocative", "vocative_greeting")
+
+
+def _span_words(text: str, span: dict) -> list[str]:
+    return text[span["start"]:span["end"]].split()
+
+
+def _in_record(ctx: Context, words: list[str]) -> bool:
+    """A name listed in a record's field of people in a turn the user typed, or a word of a name so
+    listed, anywhere in the dialogue ("Attendees: Zainab Okafor ... Action: Zainab to send"). A story's
+    character sheet is no record ("Name: Ayumi / Appearance: ..."), nor are the story's
+    characters or a public figure ("From: Abraham Lincoln")."""
+    if ctx.record_words is None:
+        ctx.record_words = set()
+        for j, (t, scan) in enumerate(zip(ctx.texts, ctx.scans)):
+            if ctx.turns[j]["role"] != "user" or character_sheet(t):
+                continue
+            for s in scan.spans:
+                value = t[s["start"]:s["end"]]
+                if _person(s) and not is_public(value) and record_field(t, s["start"], s["end"]):
+                    ctx.record_words |= {bare(w) for w in value.split()}
+    return bool({bare(w) for w in words} & ctx.record_words) and not set(words) & _characters(ctx)
 
 
 def _role_play(ctx: Context) -> bool:

@@ -60,6 +60,22 @@ def role_play_setup(text: str) -> bool:
     return bool(ROLE_PLAY_SETUP.search(text))
 
 
+# A character sheet: a made-up person's record ("Name: Ayumi / Appearance: ... / Backstory: ..."), whose
+# "Name:" field holds a character, not a customer or an attendee.
+SHEET_FIELD = re.compile(r"^\W*(?:appearance|personality|backstory|back\s*story|background\s+story|abilities|powers"
+                         r"|special\s+(?:abilities|powers|skills)|species|race|alignment|weapons?|fighting\s+style"
+                         r"|strengths?|weakness(?:es)?|quirks?|catchphrase|voice\s+actor)\W*:", re.I | re.M)
+
+
+SHEET_EXAMPLES = (("Name: Ayumi Nagano\nAppearance: tall, red hair\nPersonality: sarcastic", True),
+                  ("Name: Ana Ruiz\nPhone: 0612 345 678\nAddress: 4 Elm St", False))
+
+
+def character_sheet(text: str) -> bool:
+    """The text describes a made-up person field by field (two sheet fields or more)."""
+    return len(SHEET_FIELD.findall(text)) >= 2
+
+
 def narrated(text: str) -> bool:
     """A model's answer that is a story or a script."""
     return bool(STORY_MARKERS.search(text)) or len(SPEAKER_LINE.findall(text)) >= 3 or (

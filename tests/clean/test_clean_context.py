@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from builder.clean import sentence, word_kinds
+from builder.clean import names, sentence, word_kinds
 from builder.clean.config import CleanConfig
 from builder.clean.numbers import find_identifiers
 from builder.clean.pii import PiiDetector
 from builder.clean.redact import redact_dialogue
+from builder.traits import fiction
 
 pytestmark = pytest.mark.models
 
@@ -28,6 +29,37 @@ def test_a_structured_value_beside_a_name_makes_it_a_contact():
     phone = text.index("0803")
     assert not sentence.own_world(text, start, start + 8, [])
     assert sentence.own_world(text, start, start + 8, [(phone, phone + 13)])
+
+
+@pytest.mark.parametrize("text, name, expected", names.RECORD_EXAMPLES)
+def test_record_field_examples(text, name, expected):
+    start = text.index(name)
+    assert names.record_field(text, start, start + len(name)) is expected
+
+
+@pytest.mark.parametrize("text, expected", fiction.SHEET_EXAMPLES)
+def test_character_sheet_examples(text, expected):
+    assert fiction.character_sheet(text) is expected
+
+
+def test_a_record_in_a_story_dialogue_is_redacted_and_a_character_sheet_is_not(detector):
+    """A story request does not make the people of the user's meeting notes characters, and the
+    model's echo of a listed first name goes too; a character sheet's "Name:" holds a character;
+    "ship it to Germany" names no one."""
+    turns = _redacted(detector, [
+        ("user", "Write a short story about a dragon who learns to bake."),
+        ("assistant", "Once upon a time, a dragon named Ember asked the baker Marcel for help."),
+        ("user", "Thanks! Now summarise my meeting notes:\nAttendees: Zainab Okafor, Karan van der Linde, "
+                 "Mei-Lin Yilmaz, me\nAction: Zainab to send the budget."),
+        ("assistant", "Summary: Zainab will send the budget.")])
+    text = "\n".join(turns)
+    assert not any(v in text for v in ("Zainab", "Okafor", "Karan", "Linde", "Mei-Lin", "Yilmaz")), text
+    assert "Ember" in text and "Marcel" in text
+    turns = _redacted(detector, [("user", "Name: Ayumi Nagano\n\nAppearance: Ayumi is a tall young woman.\n"
+                                        "Personality: Ayumi is smart.\nBackstory: Ayumi was built by a robot maker."),
+                               ("assistant", "Great character!")])
+    assert "Ayumi Nagano" in turns[0]
+    assert "Germany" in _redacted(detector, [("user", "Please ship it to Germany by Friday."), ("assistant", "Sure.")])[0]
 
 
 @pytest.mark.parametrize("word, kind", word_kinds.EXAMPLES)
