@@ -9,7 +9,7 @@ mismatched or truncated head is an error, not a random one.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +20,8 @@ from classifiers.topic.mlp import MLPConfig, build_net, predict_proba
 from classifiers.topic.text import TextConfig
 
 FORMAT = "mmrc-topic-classifier"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the linear head and the topic descriptions (prototypes); 1 still loads
+READS_VERSIONS = (1, 2)
 BUNDLED_EMBEDDER = "embedder"
 
 
@@ -106,14 +107,19 @@ class TopicModel:
             )
         config = json.loads((folder / "config.json").read_text())
         labels = json.loads((folder / "labels.json").read_text())
-        if config.get("format") != FORMAT or config.get("format_version") != FORMAT_VERSION:
-            raise ModelError(f"{folder}/config.json is not a {FORMAT} v{FORMAT_VERSION} config; retrain the model")
+        if config.get("format") != FORMAT or config.get("format_version") not in READS_VERSIONS:
+            raise ModelError(f"{folder}/config.json is not a {FORMAT} config of a version this mmrc-build reads "
+                             f"({', '.join(f'v{v}' for v in READS_VERSIONS)}); retrain the model")
         unknown = [t for t in labels if t not in TOPICS and t != OTHER]
         if unknown or len(labels) != config["head"]["n_classes"]:
             raise ModelError(f"{folder}/labels.json does not match the config or holds unknown topics "
                              f"{unknown}; retrain the model")
         head = config["head"]
         # A model saved before the linear head and the prototypes: its config has neither key.
+        unknown_settings = set(config["train"]) - {f.name for f in fields(MLPConfig)}
+        if unknown_settings:
+            raise ModelError(f"{folder}/config.json has training settings this mmrc-build does not know "
+                             f"({', '.join(sorted(unknown_settings))}); retrain the model")
         mlp = MLPConfig(**{"prototype_weight": 0.0, **config["train"]})
         net = build_net(head["in_dim"], head["n_classes"], head["hidden"], head["dropout"],
                         int(head.get("prototypes", 0)), float(head.get("prototype_weight", 0.0)))

@@ -156,7 +156,24 @@ def test_a_model_saved_before_prototypes_still_loads(tmp_path):
         config["head"].pop(key)
     for key in ("c", "prototype_weight"):
         config["train"].pop(key)
+    config["format_version"] = 1
     config_path.write_text(json.dumps(config))
     loaded = TopicModel.load(tmp_path / "m")
     assert loaded.prototypes() == 0 and loaded.mlp.prototype_weight == 0.0
     np.testing.assert_array_equal(loaded.predict_proba(x), model.predict_proba(x))
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda c: c.update(format_version=3), "version this mmrc-build reads"),
+    (lambda c: c["train"].update(temperature=2.0), "settings this mmrc-build does not know .temperature."),
+])
+def test_a_model_from_a_newer_version_is_one_clear_error(tmp_path, change, says):
+    """A model a newer mmrc-build wrote (a shared model cache) says so and asks for a retrain."""
+    model, _ = trained()
+    model.save(tmp_path / "m")
+    config_path = tmp_path / "m" / "config.json"
+    config = json.loads(config_path.read_text())
+    change(config)
+    config_path.write_text(json.dumps(config))
+    with pytest.raises(ModelError, match=says):
+        TopicModel.load(tmp_path / "m")
