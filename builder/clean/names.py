@@ -467,21 +467,32 @@ def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tupl
     return out
 
 
-LOWER_WORD = r"(?P<name>[a-z][a-z']{2,}(?:-[a-z]{2,})?)(?![’'\w-])"
+LATIN = "a-zß-öø-ÿ\u0100-\u017f"  # Latin letters with their accents ("bjørn", "łukasz", "szabó")
+LOWER_WORD = rf"(?P<name>[{LATIN}][{LATIN}']{{2,}}(?:-[{LATIN}]{{2,}})?)(?![’'\w-])"
 _REL_WORDS = RELATION.pattern.split(r"(?:ex-?)?(?:", 1)[1].split(r")(?:,?\s+(?:is|was|called|named))?", 1)[0]
 # Cues people type in lower case before a name: a self-introduction, a greeting or thanks that
 # ends the sentence, a relation ("i'm lucia", "thanks, oleksandr", "my brother priya says hi").
 LOWER_CUES = (
-    ("intro", re.compile(rf"\b(?:i'?m|i\s+am|this\s+is|call\s+me|it'?s\s+me),?\s+{LOWER_WORD}(?=(?:[ \t]+[a-z][a-z']{{2,}})?"
+    ("intro", re.compile(rf"\b(?:i'?m|i\s+am|this\s+is|call\s+me|it'?s\s+me),?\s+{LOWER_WORD}(?=(?:[ \t]+[{LATIN}][{LATIN}']{{2,}})?"
                          rf"\s*(?:[,.!?;:)…]|$|\n|\s+(?:and|from|here|btw|by\s+the\s+way)\b))", re.I)),
     ("greeting", re.compile(rf"(?:^|[\n.!?]\s*)(?:hi|hello|hey|heya|thanks|thank\s+you|thx|ty|bye|cheers|dear"
                             rf"|good\s+(?:morning|night|evening))\s*,?\s+{LOWER_WORD}"
-                            rf"(?=(?:[ \t]+[a-z][a-z']{{2,}})?\s*(?:[,.!?;:)…]|$|\n))",
+                            rf"(?=(?:[ \t]+[{LATIN}][{LATIN}']{{2,}})?\s*(?:[,.!?;:)…]|$|\n))",
                             re.I)),
     ("relation", re.compile(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{_REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
 )
+RELATION_NOUN = re.compile(rf"(?:(?:best|old|close|dear|little|big)\s+)?(?:ex-?)?(?:{_REL_WORDS})\s+", re.I)
+
+
+def after_relation_noun(text: str, start: int, end: int) -> int:
+    """Where the name starts in an NER span that took the relation noun before it ("friend ayesha
+    moreno-vidal": NER read the truecased "Friend Ayesha Moreno-Vidal"); ``start`` when it took none."""
+    m = RELATION_NOUN.match(text, start, end)
+    return m.end() if m and text[start].islower() and m.end() < end else start
+
+
 CONJUNCTIONS = frozenset("and but or so from here btw i".split())  # "im ksenia and i ...": the name ends there
-LOWER_SURNAME = re.compile(r"[ \t]+([a-z][a-z']{2,})(?![’'\w-])")
+LOWER_SURNAME = re.compile(rf"[ \t]+([{LATIN}][{LATIN}']{{2,}}(?:-[{LATIN}]{{2,}})?)(?![’'\w-])")
 CHAT_WORDS = frozenset("bruh bro fam homie sis bestie chief buddy dawg dude mate gonna wanna gotta tryna kinda sorta "
                        "lol lmao haha hehe omg idk tbh btw pls plz thx ty np yep nope yeah yea nah ok okay oops "
                        "hurray ugh hmm hmmm wow yay yikes woah whoa ooh aww meh".split())
@@ -498,8 +509,8 @@ def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
             name = m.group("name")
             if (not name.islower() or name in CHAT_WORDS or name in NOT_NAMES
                     or any(is_english_word(part) for part in name.split("-"))
-                    and not (kind == "relation" and lower_case_first_name(name))):
-                continue  # "my brother mike": after a relation a first name that is a noun is the name
+                    and not (kind in ("relation", "intro") and lower_case_first_name(name))):
+                continue  # "my brother mike", "i'm magdalena": there a first name that is only a noun is one
             end = m.end("name")
             after = LOWER_SURNAME.match(text, end)
             if (kind != "relation" and after and is_english_word(after.group(1)) and name not in first_names()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from builder.clean.precision import judge_span, private_ip
 from builder.clean.entities import ENTITIES
 from builder.traits.code import code_ranges, in_ranges
-from builder.clean.names import census_name, lower_case_name, trim_lower_case, whole_name
+from builder.clean.names import after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_name
 from builder.clean.numbers import in_code_list
 from builder.clean.truecase import is_english_word, truecase
 from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
@@ -180,6 +180,7 @@ class PiiDetector:
                     rule = "phone_in_code_list"
                 elif entity == "PERSON":
                     end = start + len(re.split(r"\n|\s{3,}|\t", text[start:end])[0].rstrip())  # one line, no table gap
+                    start = after_relation_noun(text, start, end)
                     if basis == ["ner"] and ner_text == text and any(c.isupper() for c in text):
                         start, end = trim_lower_case(text, start, end)
                     if end <= start or basis == ["first_person"] and not text[start].isupper():

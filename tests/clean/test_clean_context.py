@@ -111,6 +111,11 @@ def _redacted(detector, turns):
     ([("user", "Well, I think so. Sure, why not? Yes, Python is great.\njollibee!\nmerlin")], [],
      ["Well", "Sure", "Python", "jollibee", "merlin"]),
     ([("user", "hi im ksenia and i have a question about my visa")], ["ksenia"], ["visa"]),
+    ([("user", "hi im bjørn and i have a question about my visa")], ["bjørn"], ["visa"]),
+    ([("user", "hi im magdalena and i have a question")], ["magdalena"], []),  # a first name that is only a noun
+    ([("user", "im tired and i want food")], [], ["tired"]),  # an English adjective in the slot stays
+    ([("user", "write a birthday message for my best friend łukasz wójcik-nowak")], ["łukasz", "wójcik"],
+     ["my best friend "]),  # NER took "friend" into the truecased name; the relation noun stays
     ([("user", "Can you check my English?\nThanks a lot!\nEero")], ["Eero"], ["Thanks a lot!"]),
     ([("user", "[10:32] Emeka: are you coming tonight?\n[10:33] Pooja: yes\nwho is late?")], ["Emeka", "Pooja"], []),
     ([("user", "Make it funnier:\n08:30 Ultimate Spider-Man: Back In Black\n09:00 Code Lyoko: The Key")],
