@@ -133,7 +133,8 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     """The span is in a user turn the user typed (no long paste), in a sentence where they speak
     of their own world (builder/clean/sentence.py), and it names no character the dialogue's
     story sets up or tells: no trait of the turn makes it a character or a public name."""
-    if _in_record(ctx, _span_words(text, span)):
+    words = text[span["start"]:span["end"]].split()
+    if _in_record(ctx, words):
         return True  # "Attendees: Ana Ruiz, Tom Lee": people a record the user typed lists are real ones
     if ctx.turns[i]["role"] != "user":
         return False
@@ -144,20 +145,16 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
         # talking to, not a story's, unless the user plays a role-play or this sentence asks for a story
         if _role_play(ctx) or sentence.in_request(text, span["start"], span["end"]):
             return False
-        return not set(text[span["start"]:span["end"]].split()) & _characters(ctx)
+        return not set(words) & _characters(ctx)
     structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
     if not sentence.own_world(text, span["start"], span["end"], structured):
         return False
     if span.get("basis") in WEAK and LOCATIVE_BEFORE.search(text[max(0, span["start"] - 14):span["start"]]):
         return False  # "my trip to the Great Wall at Mutianyu": NER's PERSON after "at" is a place
-    return not set(text[span["start"]:span["end"]].split()) & _characters(ctx)
+    return not set(words) & _characters(ctx)
 
 
 VOCATIVES = ("vocative", "vocative_greeting")
-
-
-def _span_words(text: str, span: dict) -> list[str]:
-    return text[span["start"]:span["end"]].split()
 
 
 def _in_record(ctx: Context, words: list[str]) -> bool:

@@ -65,8 +65,6 @@ def role_play_setup(text: str) -> bool:
 SHEET_FIELD = re.compile(r"^\W*(?:appearance|personality|backstory|back\s*story|background\s+story|abilities|powers"
                          r"|special\s+(?:abilities|powers|skills)|species|race|alignment|weapons?|fighting\s+style"
                          r"|strengths?|weakness(?:es)?|quirks?|catchphrase|voice\s+actor)\W*:", re.I | re.M)
-
-
 SHEET_EXAMPLES = (("Name: Ayumi Nagano\nAppearance: tall, red hair\nPersonality: sarcastic", True),
                   ("Name: Ana Ruiz\nPhone: 0612 345 678\nAddress: 4 Elm St", False))
 

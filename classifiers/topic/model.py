@@ -115,11 +115,11 @@ class TopicModel:
             raise ModelError(f"{folder}/labels.json does not match the config or holds unknown topics "
                              f"{unknown}; retrain the model")
         head = config["head"]
-        # A model saved before the linear head and the prototypes: its config has neither key.
         unknown_settings = set(config["train"]) - {f.name for f in fields(MLPConfig)}
         if unknown_settings:
             raise ModelError(f"{folder}/config.json has training settings this mmrc-build does not know "
                              f"({', '.join(sorted(unknown_settings))}); retrain the model")
+        # A model saved before the linear head and the prototypes: its config has neither key.
         mlp = MLPConfig(**{"prototype_weight": 0.0, **config["train"]})
         net = build_net(head["in_dim"], head["n_classes"], head["hidden"], head["dropout"],
                         int(head.get("prototypes", 0)), float(head.get("prototype_weight", 0.0)))
