@@ -177,7 +177,8 @@ def score(rows: list[dict]) -> dict:
 
     config = CleanConfig()
     detector = PiiDetector(config)
-    flat = iter(detector.scan([t["text"] for row in rows for t in row["turns"]]))
+    flat = iter(detector.scan([t["text"] for row in rows for t in row["turns"]], None,
+                              [k > 0 for row in rows for k in range(len(row["turns"]))]))
     table: dict[tuple[str, str], Counter] = defaultdict(Counter)
     dropped: Counter = Counter()
     misses = []

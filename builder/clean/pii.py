@@ -14,11 +14,12 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
+from builder.clean.asked import VALUE_CHARS, asked_cue, is_answer, value_starts
+from builder.clean.entities import ENTITIES, STRUCTURED
 from builder.clean.precision import judge_span, private_ip
-from builder.clean.entities import ENTITIES
 from builder.traits.code import code_ranges, in_ranges
 from builder.clean.names import after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_name
-from builder.clean.numbers import in_code_list
+from builder.clean.numbers import MONEY_OR_UNIT, in_code_list
 from builder.clean.truecase import is_english_word, truecase
 from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
@@ -109,9 +110,12 @@ class PiiDetector:
         return {"presidio-analyzer": version("presidio-analyzer"), "spacy": version("spacy"),
                 NER_PACKAGE: version(NER_PACKAGE.replace("_", "-")), "ner_model": NER_MODEL}
 
-    def scan(self, texts: list[str], english: list[bool] | None = None) -> list[TurnScan]:
+    def scan(self, texts: list[str], english: list[bool] | None = None,
+             follows: list[bool] | None = None) -> list[TurnScan]:
         """Detect the configured entities in every text; precision rules already applied.
-        ``english[i]`` False: text ``i`` gets only the language-independent finders."""
+        ``english[i]`` False: text ``i`` gets only the language-independent finders.
+        ``follows[i]`` True: text ``i`` is the next turn of text ``i - 1``'s dialogue, and may
+        answer what it asked (asked.py); without it every text stands alone."""
         self.load()
         english = [True] * len(texts) if english is None else english
         scans = [TurnScan(english=e) for e in english]
@@ -131,6 +135,9 @@ class PiiDetector:
         for i, text in enumerate(texts):
             if text and len(text) > self.config.chunk_chars:
                 scans[i] = self._scan_long(text, english[i])
+        for i in range(1, len(texts)):
+            if follows is not None and follows[i]:
+                self._read_answer(texts[i - 1], texts[i], scans[i])
         for i, (scan, text) in enumerate(zip(scans, texts)):
             kept = []
             for span in scan.spans:
@@ -142,6 +149,19 @@ class PiiDetector:
             scan.spans = resolve_overlaps(kept)
             scan.suppressed = [{k: sp[k] for k in ("start", "end", "entity", "suppressed_by")} for sp in scan.suppressed]
         return scans
+
+    def _read_answer(self, question: str, text: str, scan: TurnScan) -> None:
+        """Add the values a short answer holds to what the turn before asked for (see asked.py)."""
+        cue = asked_cue(question[-self.config.chunk_chars:]) if question and text else None
+        if not cue or not is_answer(text) or scan.timed_out:
+            return
+        prefix = f"{cue} is "
+        for at in value_starts(text):
+            line = text[at:].split("\n", 1)[0][:VALUE_CHARS]
+            for span in self._find(prefix + line, [], False, at - len(prefix)):
+                if (span["start"] == at and span["entity"] in STRUCTURED and not MONEY_OR_UNIT.match(text[span["end"]:])
+                        and not any(span["start"] < s["end"] and s["start"] < span["end"] for s in scan.spans)):
+                    scan.spans.append({**span, "basis": "asked"})
 
     def _scan_long(self, text: str, english: bool) -> TurnScan:
         started, spans = time.perf_counter(), []

@@ -60,7 +60,8 @@ RULES: tuple[Rule, ...] = (
          (Example((("user", "Who wrote the Gettysburg speech before Lincoln spoke?"),
                    ("assistant", "Edward Everett spoke for two hours before Lincoln.")), "Edward Everett"),)),
     Rule("model_made_value", MODEL_MADE,
-         "an IP, e-mail or number only a model turn holds is an example it invented",
+         "an IP, e-mail or number only a model turn holds is an example it invented, unless a person gives it as "
+         "their own (the other side of a person-to-person chat, an answer to 'what's your number?', 'my number is')",
          lambda ctx: ctx.config.model_names_public, s.model_values,
          (Example((("user", "How do I copy a file to my server?"),
                    ("assistant", "Run scp file.txt root@203.0.113.77:/tmp to copy it.")), "203.0.113.77"),)),

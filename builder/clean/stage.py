@@ -180,7 +180,8 @@ class CleanStage:
             return [[TurnScan(english=e) for e in english_turns(row["turns"], row["_turn_languages"])]
                     for row in rows]
         t0 = time.perf_counter()
-        flat = iter(self.pii.scan(texts, english))
+        follows = [k > 0 for row in rows for k in range(len(row["turns"]))]
+        flat = iter(self.pii.scan(texts, english, follows))
         stats["seconds"]["pii"] = time.perf_counter() - t0
         return [[next(flat) for _ in row["turns"]] for row in rows]
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from builder.clean import sentence
+from builder.clean.asked import asked_cue, is_answer, own_value
 from builder.clean.entities import STRUCTURED
 from builder.clean.mentions import mentioned_not_people
 from builder.clean.names import LOCATIVE_BEFORE, record_field
@@ -89,7 +90,19 @@ def model_names(ctx: Context) -> list[TurnScan]:
 
 
 def model_values(ctx: Context) -> list[TurnScan]:
-    return user_sourced_values(ctx.turns, ctx.texts, ctx.scans)
+    """Structured values only a model turn holds, less those a person gives as their own: every
+    value of a dialogue whose other side reads as a person (trait ``peer_chat``), an answer to
+    "what's your ...?" and a value after "my"/"text me at" in a chat-sized turn (asked.py)."""
+    if ctx.traits.has("peer_chat"):
+        return ctx.scans
+    sourced = user_sourced_values(ctx.turns, ctx.texts, ctx.scans)
+    out = []
+    for i, (text, scan, kept) in enumerate(zip(ctx.texts, ctx.scans, sourced)):
+        answer = i > 0 and is_answer(text) and asked_cue(ctx.texts[i - 1]) is not None
+        stays = {id(span) for span in kept.spans}
+        out.append(replace(kept, spans=[span for span in scan.spans
+                                        if id(span) in stays or answer or own_value(text, span["start"])]))
+    return out
 
 
 def course_samples(ctx: Context) -> list[TurnScan]:
