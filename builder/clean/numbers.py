@@ -155,6 +155,9 @@ ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
                       r"(?:\s+(?:is|was|number|no\.?))?\s*(?:[:#：=]|\s[-–]\s)?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
                       r"(?:[ -](?=[A-Z]*\d)[A-Z0-9]{2,4}|[ -]?(?-i:[A-Z]{2})(?![a-z]))?)"
                       r"(?![\w-])", re.I)
+# ... or a few words on, with "is" before the code: "the zip code there is 80205", "zip code's 30309".
+ZIP_CUED_LATER = re.compile(rf"(?i:{ZIP_CUE_WORDS})(?:'s|’s|\s+(?:[^\W\d_]+\s+){{1,3}}?(?i:is|was))\s*:?\s*"
+                            rf"(?P<code>{POSTAL_SHAPE})(?![\w-])")
 # ... or right after it: "is 02139 a valid zip code", "90210 is my postal code"
 ZIP_CUE_AFTER = re.compile(r"(?<![\w.,-])(?P<code>\d{5}(?:-\d{4})?|\d{3,6})\s+(?:(?:is\s+)?(?:not\s+)?(?:a|an|my|the|our|your"
                            r"|his|her|their)\s+(?:\w+\s+)?|(?:as|for)\s+(?:a|my|the|our)\s+)?(?:zip\s?codes?|zip(?=\s*(?:[.,!?;:)]|$|\s+(?:is|was|and|but|for|in|area)\b))|(?:postal|post)\s?codes?)\b",
@@ -181,10 +184,14 @@ WORD_STATES = frozenset("in or me oh hi ok de la ma pa id co as al ne ms mo ga w
 LOWER_STATE_ZIP = re.compile(rf"[a-z.](?:,[ \t]*(?:{'|'.join(s.lower() for s in US_STATES)})"
                              rf"|,?[ \t]+(?:{'|'.join(s.lower() for s in US_STATES if s.lower() not in WORD_STATES)}))"
                              r"[ \t]+(?P<code>\d{5}(?:-\d{4})?)(?![\w-])")
-# Where the user lives, by code: "i live in 78701", "we moved to 60614", "in the 94110 area".
+# Where the user lives, by code: "i live in 78701", "we moved to 60614", "i'm in 75008 Paris",
+# "my home is in 560034 Bangalore", "in the 94110 area".
 HOME_CODE = re.compile(r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)|based|located|resid(?:e|es|ing)"
-                       r"|staying|grew\s+up|born)\s+(?:in|to|at|near|around)\s+(?:the\s+)?(?P<code>\d{5}(?:-\d{4})?)"
-                       r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m)\b)"
+                       r"|staying|grew\s+up|born|i'?m|i’m|i\s+am|we'?re|we’re|we\s+are|here"
+                       r"|(?:home|house|flat|apartment|place)\s+is)\s+(?:in|to|at|near|around)\s+(?:the\s+)?"
+                       r"(?P<code>\d{5,6}(?:-\d{4})?)"
+                       r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m|dollars|euros|pounds"
+                       r"|years|steps|points|debt|times)\b)"
                        r"|\b(?:in|near|around|from|outside)\s+the\s+(?P<area>\d{5})\s+(?:area|neighbou?rhood|zip)\b", re.I)
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
@@ -200,10 +207,11 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     if _TWO_DIGITS.search(text) is None:
         return out  # every shape holds two digits or more
-    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6),
+    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_CUED_LATER, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6),
                            (LOWER_POSTCODE, 0.6), (LOWER_STATE_ZIP, 0.7)):
         for m in pattern.finditer(text):
-            out.append((m.start("code"), m.end("code"), "ZIP_CODE", score))
+            if not any(m.start("code") == s and m.end("code") == e for s, e, _, _ in out):
+                out.append((m.start("code"), m.end("code"), "ZIP_CODE", score))
     for m in HOME_CODE.finditer(text):
         group = "code" if m.group("code") else "area"
         out.append((m.start(group), m.end(group), "ZIP_CODE", 0.7))

@@ -69,6 +69,13 @@ def test_postal_codes_and_identity_numbers():
     assert found(find_postal_codes, "my zip code is 40645") == ["40645"]
     assert found(find_postal_codes, "Dallas TX 48486") == ["48486"]
     assert found(find_postal_codes, "London SW1A 1AA") == ["SW1A 1AA"]
+    # the cue a few words before "is", and a home named by its code
+    assert found(find_postal_codes, "the zip code there is 80205 btw") == ["80205"]
+    assert found(find_postal_codes, "my zip code's 30309") == ["30309"]
+    assert found(find_postal_codes, "I'm in 75008 Paris now") == ["75008"]
+    assert found(find_postal_codes, "my home is in 560034 Bangalore") == ["560034"]
+    assert found(find_postal_codes, "the zip code field is 5 digits long") == []
+    assert found(find_postal_codes, "I'm in 10000 dollars of debt") == []
     assert found(find_ids, "My driver's license number is LH329609T") == ["LH329609T"]
     assert found(find_ids, "I am the applicant with applicant number 2023-48812.") == ["2023-48812"]
 
