@@ -119,10 +119,12 @@ class ClassifyStage:
             )
 
     def models(self) -> list[dict]:
-        emb = self._model_config["embedder"]
+        emb, method = self._model_config["embedder"], self._model_config["method"]
+        if method == "mlp" and (self._model_config.get("head") or {}).get("hidden") == 0:
+            method = "linear"  # the "mlp" trainer without a hidden layer: a linear head
         return [
             {"name": emb["name"], "version": emb["hash"][:12], "files": emb.get("files", {})},
-            {"name": f"topic-{self._model_config['method']}", "version": self.config.model_hash[:12],
+            {"name": f"topic-{method}", "version": self.config.model_hash[:12],
              "files": model_fingerprint(Path(self.config.model))},
         ]
 

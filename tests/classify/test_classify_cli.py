@@ -107,7 +107,7 @@ def test_predict_adds_topics_ledger_donut_and_manifest_counts(trained):
     assert sum(manifest["topics"]["counts"].values()) == df.height - 1
     assert set(manifest["topics"]["counts"]) == set(TOPICS) and manifest["topics"]["unlabelled"] == 1
     assert (out / "topics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert {m["name"] for m in manifest["models"]} == {MINILM, "topic-mlp"}
+    assert {m["name"] for m in manifest["models"]} == {MINILM, "topic-linear"}  # the default head has no hidden layer
     rerun = invoke("classify", "predict", root / "clean", "-o", out, "--model", root / "model")
     assert rerun.exit_code == 0 and "up to date" in rerun.output
     again = invoke("classify", "predict", root / "clean", "-o", root / "again", "--model", root / "model")
