@@ -186,6 +186,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 continue  # "I'm on the road", "we live in a street", "below 70, the actual grade point" ("12 The Green" is one)
             if re.search(r"\d[:.]$", text[max(0, m.start() - 3):m.start()]):
                 continue  # "11:30 The Hollow": a time in a schedule, no house number
+            if name in ("number_first", "number_first_weak") and re.search(r"\b(?:the|a|an)\s+$", text[max(0, m.start() - 5):m.start()], re.I):
+                continue  # "the 1969 moon landing": an article numbers an event or a thing, never a house
             if name in ("number_first", "number_first_weak", "lives_on"):
                 lower_street = (not lower_here and not _name_ok(m.group("name").split(), False)
                                 and bool(STRONG_TYPES.search(value.rstrip())))

@@ -112,6 +112,8 @@ def find_phones(text: str) -> list[tuple[int, int, str, float]]:
         if value.count(".") and not (re.fullmatch(r"[\d.()+\s]*\d{3}\.\d{3}\.\d{4}\D*\d*", value)
                                      or re.fullmatch(r"\+?\d{2,4}(?:\.\d{2,4}){2,5}", value)):
             continue  # 3.14159, 1.2.3.4: decimals, versions, addresses
+        if MATH_AROUND.search(text[max(0, m.start() - 3):m.start()]) or MATH_AROUND.match(text[m.end():m.end() + 12]):
+            continue  # "1234567 + 7654321 = 8888888": a sum
         cued = bool(PHONE_CUE_BEFORE.search(text[max(0, m.start() - 40):m.start()])
                     or PHONE_CUE_AFTER.match(text[m.end():m.end() + 14]))
         grouped = bool(re.search(r"[\s.()-]", value.strip()))
@@ -149,10 +151,11 @@ POSTAL_SHAPE = (r"\d{5}(?:-\d{4})?|\d{3}[ -]?\d{2}|\d{4,6}|\d{2}-\d{3}|\d{5}-\d{
 # The cue word in the languages whose codes these are: German, French, Spanish, Portuguese,
 # Italian, Dutch, Polish, Russian, Chinese, Japanese, Korean (the CJK ones need no word boundary).
 ZIP_CUE_WORDS = (r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|postleitzahl|cep|pin code|pincode"
-                 r"|code postal|c[oó]digo postal|codice postale|cap(?=\s*:?\s*\d{5}\b)|postcode|kod pocztowy"
+                 r"|code postal|c[oó]digo postal|codice postale|(?:cap|cp)(?=\s*:?\s*\d{5}\b)|postcode|kod pocztowy"
                  r"|почтовый индекс|индекс(?=\s*:?\s*\d{6}\b))|邮编|邮政编码|郵便番号|우편번호|〒")
 ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
-                      r"(?:\s+(?:is|was|number|no\.?))?\s*(?:[:#：=]|\s[-–]\s)?\s*(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
+                      r"(?:\s+(?:is|was|number|no\.?|é|es|est|ist|è|jest))?\s*\*?(?:[:#：=]|\s[-–]\s)?\s*"
+                      r"(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
                       r"(?:[ -](?=[A-Z]*\d)[A-Z0-9]{2,4}|[ -]?(?-i:[A-Z]{2})(?![a-z]))?)"
                       r"(?![\w-])", re.I)
 # ... or a few words on, with "is" before the code: "the zip code there is 80205", "zip code's 30309".
@@ -186,12 +189,12 @@ LOWER_STATE_ZIP = re.compile(rf"[a-z.](?:,[ \t]*(?:{'|'.join(s.lower() for s in 
                              r"[ \t]+(?P<code>\d{5}(?:-\d{4})?)(?![\w-])")
 # Where the user lives, by code: "i live in 78701", "we moved to 60614", "i'm in 75008 Paris",
 # "my home is in 560034 Bangalore", "in the 94110 area".
-HOME_CODE = re.compile(r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)|based|located|resid(?:e|es|ing)"
-                       r"|staying|grew\s+up|born|i'?m|i’m|i\s+am|we'?re|we’re|we\s+are|here"
-                       r"|(?:home|house|flat|apartment|place)\s+is)\s+(?:in|to|at|near|around)\s+(?:the\s+)?"
-                       r"(?P<code>\d{5,6}(?:-\d{4})?)"
+HOME_VERBS = (r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)|based|located|resid(?:e|es|ing)"
+              r"|staying|grew\s+up|born|i'?m|i’m|i\s+am|we'?re|we’re|we\s+are|here|deliver(?:ed|ing|y)?|ship(?:ped|ping)?"
+              r"|send|sent|mail(?:ed)?|(?:home|house|flat|apartment|place)\s+is)\s+(?:in|to|at|near|around)\s+")
+HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                        r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m|dollars|euros|pounds"
-                       r"|years|steps|points|debt|times)\b)"
+                       r"|years|steps|points|debt|times|users|recipients|customers|items|copies)\b)"
                        r"|\b(?:in|near|around|from|outside)\s+the\s+(?P<area>\d{5})\s+(?:area|neighbou?rhood|zip)\b", re.I)
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
@@ -235,6 +238,15 @@ PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ 
                              rf"(?![\w-]|[.,]\d|[ \t]+(?!{FUNCTION_AFTER})[a-z])")
 
 
+# ... and where a line, a clause or a locative starts it, before a place word that ends the clause,
+# whatever the NER makes of it: "75011 paris, 3e étage", "81679 münchen, klingel ...", "deliver to
+# 10025 manhattan." A four-digit code that could be a year needs a home verb before it ("im in
+# 2042 newtown,"), as "in 2019 Paris, ..." dates.
+CODE_THEN_PLACE = re.compile(r"(?:^|[,:;][ \t]*|\b(?:in|at|to|from|near)[ \t]+)(?P<code>\d{4,5})[ \t]+"
+                             r"(?P<place>[^\W\d_][^\W\d_'’-]{2,})(?=[ \t]*(?:$|[,.;)!?]))", re.I | re.M)
+HOME_BEFORE = re.compile(HOME_VERBS + r"$", re.I)
+
+
 def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, float]]:
     """Postal codes next to a town: before one the NER reads as a place ("10115 Berlin", the town
     then ends its line or clause), or after a place ("Paris 75002")."""
@@ -250,13 +262,22 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
                 named and kind_of(word[0].upper() + word[1:].lower()) == "place"):
             group = "au" if m.group("au") else "code"
             out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
+    for m in CODE_THEN_PLACE.finditer(text):
+        word, code = m.group("place"), m.group("code")
+        if not (word[0].isupper() or at_most_a_noun(word)) or kind_of(word[0].upper() + word[1:].lower()) != "place":
+            continue
+        if re.fullmatch(r"1[5-9]\d\d|20\d\d", code) and not HOME_BEFORE.search(text[max(0, m.start("code") - 40):m.start("code")]):
+            continue
+        out.append((m.start("code"), m.end("code"), "ZIP_CODE", 0.6))
     for start, end, label in ents:
         if label != "GPE" or not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
             continue
         m = CODE_BEFORE.search(text[max(0, start - 12):start])
         if m and not re.fullmatch(r"1[5-9]\d\d|20\d\d", m.group("code")):
             offset = max(0, start - 12)
-            out.append((offset + m.start("code"), offset + m.end("code"), "ZIP_CODE", 0.6))
+            span = (offset + m.start("code"), offset + m.end("code"), "ZIP_CODE", 0.6)
+            if span not in out:
+                out.append(span)
     return out
 
 
@@ -327,7 +348,7 @@ CUED_IDENTIFIER = re.compile(r"\b(?:number|no\.?|num|nr|#|id|code|acct|account|p
                              r"|mrn|ref|reference)\s*(?:is|was|=)?\s*[:#]?\s*$", re.I)
 MONEY_OR_UNIT = re.compile(r"^\s?(?:%|[kmgt]?b\b|[kmgt]?hz\b|km|kg|mm|cm|ms|px|usd|eur|gbp|dollars?|euros?|pounds?"
                            r"|rupees?|yen|rubles?|times|x\b|years?|people|users|rows|lines|words|tokens|bytes)", re.I)
-MATH_AROUND = re.compile(r"[+*/×÷=^<>]\s*$|^\s*[+*/×÷=^<>]|^\s*-\s+\d")
+MATH_AROUND = re.compile(r"[+*/×÷=^<>]\s*$|(?:^|\s)x\s+$|^\s*[+*/×÷=^<>]|^\s+x\s+\d|^\s*-\s+\d")  # "12345 x 6789"
 NOT_PERSONAL_CUE = re.compile(r"(?:\b(?:isbn|issn|doi|arxiv|pmid|pii|sha\d*|md5|hash|commit|version|build|v\.?|step|seed"
                               r"|port|pid|epoch|timestamp|unix|coupon|order|tracking|invoice|serial|transaction|txn|sku"
                               r"|imei|barcode|ean|upc|bin|bins|emoji)(?:\s*(?:id|number|no\.?|#|code))?|_id"

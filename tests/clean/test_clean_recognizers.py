@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from builder.clean.addresses import find_streets
-from builder.clean.numbers import find_cards, find_ids, find_phones, find_postal_codes, luhn_ok
+from builder.clean.numbers import (codes_before_places, find_cards, find_identifiers, find_ids, find_phones, find_postal_codes,
+                                   luhn_ok)
 
 
 def luhn_complete(prefix: str, length: int) -> str:
@@ -76,6 +77,25 @@ def test_postal_codes_and_identity_numbers():
     assert found(find_postal_codes, "my home is in 560034 Bangalore") == ["560034"]
     assert found(find_postal_codes, "the zip code field is 5 digits long") == []
     assert found(find_postal_codes, "I'm in 10000 dollars of debt") == []
+    # other languages' copulas and a form's asterisk; a delivery target
+    assert found(find_postal_codes, "meu cep é 22041001") == ["22041001"]
+    assert found(find_postal_codes, "cp 06700 cdmx") == ["06700"]
+    assert found(find_postal_codes, "Zip Code*: 85004") == ["85004"]
+    assert found(find_postal_codes, "can u deliver to 10025? it says unavailable") == ["10025"]
+    assert found(find_postal_codes, "send it to 10025 users") == []
+    # a code before a place word that ends the clause; a year-like one only after a home verb
+    assert found(lambda t: codes_before_places(t, []), "75011 paris, 3e étage") == ["75011"]
+    assert found(lambda t: codes_before_places(t, []), "im in 2042 newtown, is that in the area?") == ["2042"]
+    assert found(lambda t: codes_before_places(t, []), "In 2019 Paris, the city hosted it") == []
+    assert found(lambda t: codes_before_places(t, []), "we sold 12000 tickets, a record") == []
+
+
+def test_sums_and_events_are_no_contact_data():
+    found = lambda f, t: [t[s:e] for s, e, *_ in f(t)]  # noqa: E731
+    assert found(find_phones, "1234567 + 7654321 = 8888888") == []
+    assert found(find_identifiers, "whats 123456789 x 987654321") == []
+    assert found(find_streets, "the 1969 moon landing was wild") == []
+    assert found(find_streets, "I live at 1969 Moon Landing Rd") == ["1969 Moon Landing Rd"]
     assert found(find_ids, "My driver's license number is LH329609T") == ["LH329609T"]
     assert found(find_ids, "I am the applicant with applicant number 2023-48812.") == ["2023-48812"]
 

@@ -1,0 +1,99 @@
+"""Structured values as people type them, written by a helper who never saw this code or its data.
+
+bench/pii_written_probes/probes.jsonl: 200 chat messages holding fake phones, cards, postcodes,
+ids, e-mails, streets and birth dates of many countries and wordings (82 written by the second
+person of a human–human chat), and 60 holding numbers that are no one's (a measurement, a zip
+code asked about, a famous address) that must stay. Written for this bench by an AI helper from
+its own knowledge; nothing in it was copied from a dataset. Split by id: odd ids are the TUNING
+half (their misses may be read), even ids the CHECK half (scored only). The held-out report stays
+bench/pii_heldout.py.
+
+A message by the user is the first turn of a two-turn dialogue; a second person's message is the
+fourth turn of a chat whose other turns read as people chatting. A value survives when its text
+is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
+a kept number is damaged when it no longer stands in its turn.
+
+Usage: python bench/pii_written_probes.py [--show 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pii_wide_canaries as wide
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "bench" / "pii_written_probes" / "probes.jsonl"
+PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
+               ("user", "nice haha what's new?")]
+
+
+def half(item_id: str) -> str:
+    return "tune" if int(re.sub(r"\D", "", item_id)) % 2 else "check"
+
+
+def dialogue(item: dict) -> tuple[list[dict], int]:
+    if item.get("speaker") == "other":
+        turns, at = [*PEER_BEFORE, ("assistant", item["text"])], 3
+    else:
+        turns, at = [("user", item["text"]), ("assistant", "Thanks, noted.")], 0
+    return [{"index": i, "role": r, "text": t, "images": []} for i, (r, t) in enumerate(turns)], at
+
+
+def score(items: list[dict]) -> dict:
+    from builder.clean.config import CleanConfig
+    from builder.clean.pii import PiiDetector
+    from builder.clean.redact import redact_dialogue
+
+    config = CleanConfig()
+    built = [(item, *dialogue(item)) for item in items]
+    flat = iter(PiiDetector(config).scan([t["text"] for _, turns, _ in built for t in turns], None,
+                                         [t["index"] > 0 for _, turns, _ in built for t in turns]))
+    table: dict[str, Counter] = defaultdict(Counter)
+    misses = []
+    for item, turns, at in built:
+        scans = [next(flat) for _ in turns]
+        red = redact_dialogue(item["id"], turns, scans, config)
+        side = half(item["id"])
+        if red.reason:
+            table[f"{side}:dropped"]["dropped"] += 1
+            continue
+        text = red.turns[at]["text"]
+        for v in item.get("values", []):
+            outcome = "leaked" if wide.survived(v["value"], text) else "removed"
+            for key in (side, f"{side}:{v['kind']}", f"{side}:{item.get('speaker', 'user')}"):
+                table[key][outcome] += 1
+            if outcome == "leaked":
+                misses.append({"half": side, "id": item["id"], "kind": v["kind"], "value": v["value"], "after": text})
+        for value in item.get("keep", []):
+            ok = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
+            table[f"{side}:must_keep"]["kept" if ok else "damaged"] += 1
+            if not ok:
+                misses.append({"half": side, "id": item["id"], "kind": "KEEP", "value": value, "after": text})
+    groups = {key: dict(c) for key, c in sorted(table.items())}
+    return {"split": {"tuned_on": "odd ids of bench/pii_written_probes (and WildChat, wide canaries A, chitchat tuning)",
+                      "checked_on": "even ids (scored only)", "held_out": "bench/pii_heldout.py"},
+            "groups": groups, "misses": misses}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--show", type=int, default=0)
+    args = parser.parse_args()
+    items = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    result = score(items)
+    for key, row in result["groups"].items():
+        print(f"{key:16} {row}")
+    for miss in [m for m in result["misses"] if m["half"] == "tune"][: args.show]:
+        print("  miss", miss)
+    out = REPO / "bench" / "results" / "pii_written_probes.json"
+    out.write_text(json.dumps({k: v for k, v in result.items() if k != "misses"}, indent=2, sort_keys=True) + "\n")
+    print(f"-> {out}")
+
+
+if __name__ == "__main__":
+    main()
