@@ -13,7 +13,7 @@ fourth turn of a chat whose other turns read as people chatting. A value survive
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|names ...] [--show 40]
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from pathlib import Path
 import pii_wide_canaries as wide
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "bench" / "pii_written_probes" / "probes.jsonl"
+DATA = REPO / "bench" / "pii_written_probes"
+SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
@@ -42,6 +43,12 @@ def dialogue(item: dict) -> tuple[list[dict], int]:
     else:
         turns, at = [("user", item["text"]), ("assistant", "Thanks, noted.")], 0
     return [{"index": i, "role": r, "text": t, "images": []} for i, (r, t) in enumerate(turns)], at
+
+
+def survived(value: dict, text: str) -> bool:
+    if value["kind"] != "PERSON":
+        return wide.survived(value["value"], text)
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in value["value"].split() if len(w) >= 2)
 
 
 def score(items: list[dict]) -> dict:
@@ -64,11 +71,16 @@ def score(items: list[dict]) -> dict:
             continue
         text = red.turns[at]["text"]
         for v in item.get("values", []):
-            outcome = "leaked" if wide.survived(v["value"], text) else "removed"
+            v = {"kind": "PERSON", "value": v} if isinstance(v, str) else v
+            outcome = "leaked" if survived(v, text) else "removed"
             for key in (side, f"{side}:{v['kind']}", f"{side}:{item.get('speaker', 'user')}"):
                 table[key][outcome] += 1
             if outcome == "leaked":
-                misses.append({"half": side, "id": item["id"], "kind": v["kind"], "value": v["value"], "after": text})
+                original = turns[at]["text"]
+                rules = sorted({sp["suppressed_by"] for sp in red.suppressed if sp["turn"] == at
+                                and v["value"] in original[sp["start"]:sp["end"]]})
+                misses.append({"half": side, "id": item["id"], "kind": v["kind"], "value": v["value"],
+                               "kept_by": rules or "not_found", "after": text})
         for value in item.get("keep", []):
             ok = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
             table[f"{side}:must_keep"]["kept" if ok else "damaged"] += 1
@@ -83,15 +95,21 @@ def score(items: list[dict]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--show", type=int, default=0)
+    parser.add_argument("--set", choices=sorted(SETS), action="append")
     args = parser.parse_args()
-    items = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
-    result = score(items)
-    for key, row in result["groups"].items():
-        print(f"{key:16} {row}")
-    for miss in [m for m in result["misses"] if m["half"] == "tune"][: args.show]:
-        print("  miss", miss)
     out = REPO / "bench" / "results" / "pii_written_probes.json"
-    out.write_text(json.dumps({k: v for k, v in result.items() if k != "misses"}, indent=2, sort_keys=True) + "\n")
+    saved = json.loads(out.read_text()) if out.exists() else {}
+    saved.pop("groups", None)  # the layout before there were several sets
+    for name in args.set or sorted(SETS):
+        items = [json.loads(line) for line in (DATA / SETS[name]).read_text().splitlines() if line.strip()]
+        result = score(items)
+        for key, row in result["groups"].items():
+            print(f"{name}:{key:16} {row}")
+        for miss in [m for m in result["misses"] if m["half"] == "tune"][: args.show]:
+            print("  miss", miss)
+        saved["split"] = result["split"]
+        saved.setdefault("sets", {})[name] = {"file": f"bench/pii_written_probes/{SETS[name]}", "groups": result["groups"]}
+    out.write_text(json.dumps(saved, indent=2, sort_keys=True) + "\n")
     print(f"-> {out}")
 
 

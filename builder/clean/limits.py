@@ -19,7 +19,7 @@ MEASURED = {
     "canary_names_removed": ("planted person names, removed", 128, 183),
     "canary_streets_removed": ("planted street addresses, removed", 49, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
-                                 "left intact", 41, 271),
+                                 "left intact", 38, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
                           "removed or damaged", 84, 3623),
 }

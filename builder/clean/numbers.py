@@ -158,9 +158,28 @@ ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
                       r"(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
                       r"(?:[ -](?=[A-Z]*\d)[A-Z0-9]{2,4}|[ -]?(?-i:[A-Z]{2})(?![a-z]))?)"
                       r"(?![\w-])", re.I)
-# ... or a few words on, with "is" before the code: "the zip code there is 80205", "zip code's 30309".
-ZIP_CUED_LATER = re.compile(rf"(?i:{ZIP_CUE_WORDS})(?:'s|’s|\s+(?:[^\W\d_]+\s+){{1,3}}?(?i:is|was))\s*:?\s*"
-                            rf"(?P<code>{POSTAL_SHAPE})(?![\w-])")
+# ... or further on in its clause: "the zip code there is 80205", "my zip changed from 60614 to
+# 60647", "postal code in buenos aires, its C1425": a code shape with four digits or more (not a
+# year, not a count) or letters and digits, up to ``CUE_REACH`` characters after the cue word.
+ZIP_CUE = re.compile(rf"(?i:{ZIP_CUE_WORDS})")
+CUE_REACH = 60
+CLAUSE_END = re.compile(r"[.!?;\n](?!\d)")
+WINDOW_CODE = re.compile(rf"(?<![\w.,/-])(?P<code>{POSTAL_SHAPE}|[A-Z]\d{{4}}[A-Z]{{0,3}})(?![\w-]|[.,]\d)")
+
+
+def _codes_after_cue(text: str) -> list[tuple[int, int]]:
+    out = []
+    for cue in ZIP_CUE.finditer(text):
+        stop = CLAUSE_END.search(text, cue.end())
+        for m in WINDOW_CODE.finditer(text, cue.end(), min(stop.start() if stop else len(text), cue.end() + CUE_REACH)):
+            code = m.group("code")
+            digits = sum(c.isdigit() for c in code)
+            if (digits >= 4 or code != code.lower() and digits >= 2) and not re.fullmatch(r"1[5-9]\d\d|20\d\d", code) \
+                    and not MONEY_OR_UNIT.match(text[m.end():m.end() + 12]):
+                out.append((m.start(), m.end()))
+    return out
+
+
 # ... or right after it: "is 02139 a valid zip code", "90210 is my postal code"
 ZIP_CUE_AFTER = re.compile(r"(?<![\w.,-])(?P<code>\d{5}(?:-\d{4})?|\d{3,6})\s+(?:(?:is\s+)?(?:not\s+)?(?:a|an|my|the|our|your"
                            r"|his|her|their)\s+(?:\w+\s+)?|(?:as|for)\s+(?:a|my|the|our)\s+)?(?:zip\s?codes?|zip(?=\s*(?:[.,!?;:)]|$|\s+(?:is|was|and|but|for|in|area)\b))|(?:postal|post)\s?codes?)\b",
@@ -195,7 +214,12 @@ HOME_VERBS = (r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)
 HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                        r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m|dollars|euros|pounds"
                        r"|years|steps|points|debt|times|users|recipients|customers|items|copies)\b)"
-                       r"|\b(?:in|near|around|from|outside)\s+the\s+(?P<area>\d{5})\s+(?:area|neighbou?rhood|zip)\b", re.I)
+                       r"|\bthe\s+(?P<area>\d{5})\s+(?:area|neighbou?rhood|zip)\b"
+                       r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)", re.I)
+# A code set off by commas or brackets in a clause that says where someone lives: "i live in lyon
+# now, 69007, near the river".
+HOME_CLAUSE = re.compile(r"\b(?:live|lives|living|lived|moved|based|located|resid(?:e|es|ing))\s+(?:in|to|at|near)\b", re.I)
+SET_OFF_CODE = re.compile(r"[,(]\s*(?P<code>\d{5,6})\s*(?=[,)]|$|\.(?!\d))")
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
 
@@ -210,14 +234,20 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     if _TWO_DIGITS.search(text) is None:
         return out  # every shape holds two digits or more
-    for pattern, score in ((ZIP_CUED, 0.85), (ZIP_CUED_LATER, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6),
-                           (LOWER_POSTCODE, 0.6), (LOWER_STATE_ZIP, 0.7)):
-        for m in pattern.finditer(text):
-            if not any(m.start("code") == s and m.end("code") == e for s, e, _, _ in out):
-                out.append((m.start("code"), m.end("code"), "ZIP_CODE", score))
+    found = [(m.start("code"), m.end("code"), score) for pattern, score in (
+        (ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6), (LOWER_POSTCODE, 0.6),
+        (LOWER_STATE_ZIP, 0.7)) for m in pattern.finditer(text)]
+    found += [(start, end, 0.85) for start, end in _codes_after_cue(text)]
     for m in HOME_CODE.finditer(text):
-        group = "code" if m.group("code") else "area"
-        out.append((m.start(group), m.end(group), "ZIP_CODE", 0.7))
+        group = next(g for g in ("code", "area", "paren") if m.group(g))
+        found.append((m.start(group), m.end(group), 0.7))
+    for m in SET_OFF_CODE.finditer(text):
+        left = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
+        if HOME_CLAUSE.search(text, left + 1, m.start()):
+            found.append((m.start("code"), m.end("code"), 0.6))
+    for start, end, score in found:
+        if not any(start == s and end == e for s, e, _, _ in out):
+            out.append((start, end, "ZIP_CODE", score))
     return out
 
 

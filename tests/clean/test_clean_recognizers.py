@@ -83,6 +83,14 @@ def test_postal_codes_and_identity_numbers():
     assert found(find_postal_codes, "Zip Code*: 85004") == ["85004"]
     assert found(find_postal_codes, "can u deliver to 10025? it says unavailable") == ["10025"]
     assert found(find_postal_codes, "send it to 10025 users") == []
+    # further on in the cue's clause, set off in a clause about a home, "the 11211 area"
+    assert found(find_postal_codes, "my zip changed from 60614 to 60647 when i moved") == ["60614", "60647"]
+    assert found(find_postal_codes, "postal code in buenos aires, its C1425 right?") == ["C1425"]
+    assert found(find_postal_codes, "my zip changed in 2019 and i have 30000 dollars") == []
+    assert found(find_postal_codes, "yeah i live in lyon now, 69007, near the river.") == ["69007"]
+    assert found(find_postal_codes, "a dentist near where I live (98103)?") == ["98103"]
+    assert found(find_postal_codes, "honestly the 11211 area got so expensive") == ["11211"]
+    assert found(find_postal_codes, "I live in a house that cost 350000, wow") == []
     # a code before a place word that ends the clause; a year-like one only after a home verb
     assert found(lambda t: codes_before_places(t, []), "75011 paris, 3e étage") == ["75011"]
     assert found(lambda t: codes_before_places(t, []), "im in 2042 newtown, is that in the area?") == ["2042"]
