@@ -65,7 +65,11 @@ RELATION = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:ex-?)?(?:wife|husb
                       r"|boss|colleague|coworker|co-worker|mother|mom|mum|father|dad|son|daughter|brother|sister"
                       r"|neighbou?r|doctor|dentist|grandfather|grandmother|grandma|grandpa|landlord|landlady|manager"
                       r"|uncle|aunt|cousin|fianc[eé]e?|roommate|flatmate|client|student|classmate|niece|nephew|kid"
-                      r"|baby|child|supervisor|advisor|professor|coach|therapist|lawyer|ex)"
+                      r"|baby|child|supervisor|advisor|professor|coach|therapist|lawyer|ex"
+                      # what chat calls them: "my bf jake", "my bestie jas", "my brother-in-law chinedu"
+                      r"|bf|gf|bff|bestie|hubby|wifey|bae|(?:brother|sister|mother|father|son|daughter)-in-law"
+                      r"|step-?(?:mom|mum|dad|mother|father|son|daughter|brother|sister)|mommy|daddy|granny|nana"
+                      r"|sibling|twin|godmother|godfather|godson|goddaughter|housemate|teammate|buddy|pal|mate)"
                       r"(?:,?\s+(?:is|was|called|named))?,?\s+$", re.I)
 HERE_AFTER = re.compile(r"^\s+here\b", re.I)
 # Words around a name that only a person fits: speech ("says X", "X said"), kinship and
@@ -224,6 +228,7 @@ LOCATIVE_BEFORE = re.compile(r"\b(?:in|at|on|over|along|past|up|down|to|from|of|
 # a thing or a place (a relation, "my best friend Jovana", is the relation cue's); "by" credits a work.
 THING_BEFORE = re.compile(r"\b(?:this|that|these|those|a|an|the|my|your|our|their|its|his|her)\s+(?:[a-z][\w'-]*\s+){0,2}$"
                           r"|\b(?:by|inspired\s+by|like)\s+$", re.I)
+BENEFICIARY_BEFORE = re.compile(r"\bfor\s+$", re.I)  # "a recommendation for Darnell Washington": for whom, no thing
 LIST_BEFORE = re.compile(r"(?:[A-Z][\w'’-]*[ \t]*(?:,|&|\band\b)[ \t]*)*$")  # the list items before a name
 THING_AFTER = re.compile(r"^\s*(?:\d|gmbh\b|ag\b|s\.?a\.?\b|ltd\b|inc\b|llc\b|corp\b|plc\b|co\.)", re.I)  # "Chandrayan 3"
 AUTHOR_AFTER = re.compile(r"^,?\s+(?:[A-Z]\.\s?){1,3}(?:[,(&]|$)|^\s*\(\d{4}\)|^,\s+\d{4}\b")  # "Moser, K. (2009)"
@@ -243,8 +248,9 @@ def english_sentence(text: str, start: int, end: int) -> bool:
 
 def first_person_names(text: str, entities, found: list) -> list[tuple[int, int, str, float, str]]:
     """Proper names NER missed, in a sentence where the user speaks of their own world ("I broke
-    up with Marek last month"): capitalised words inside the sentence (not its first word, not
-    after an article or a possessive), none of them an English word, that NER labelled as no
+    up with Marek last month"): capitalised words inside the sentence (its first word only when it is a
+    person's name: "Amara won't stop talking about her new job, I'm happy for her"; not after an
+    article or a possessive unless "for" names whom), none of them an English word, that NER labelled as no
     product or work; one word alone only when it is a known first name or the NER's word vectors
     place it among people's names (word_kinds.py): "I was considering Rexburg" is a town. Grammar decides, not a list of situations: first person
     (builder/clean/sentence.py) plus the shape of a name that is no dictionary word."""
@@ -269,13 +275,14 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
         left, _ = bounds(text, start, end)
         head = text[left:start]
         head = head[:len(head) - len(LIST_BEFORE.search(head).group())] or head  # "inspired by Wallace & Gromit"
-        if (not head.strip() or re.search(r"[\"“'‘(:#@/*]\s*$|\s[-–—]\s+$", head) or THING_BEFORE.search(head[-30:])
+        person_word = words[0].lower() in first_names() or kind_of(words[0]) == "person"
+        if ((not head.strip() and not person_word) or re.search(r"[\"“'‘(:#@/*]\s*$|\s[-–—]\s+$", head)
+                or THING_BEFORE.search(head[-30:]) and not BENEFICIARY_BEFORE.search(head[-6:])
                 or LOCATIVE_BEFORE.search(head[-14:]) or re.search(r"(?:^|\s)[A-Z][\w&'’.-]*\s+$", head)):
             continue  # "the old Tsukiji market", "inspired by Wallace", "IKEA Kivik": a place, a work, a product
         if (is_public(m.group()) or looks_like_identifier(m.group()) or not mostly_latin(m.group()) or any(product(w) for w in words)):
             continue
-        if own_world(text, start, end) and (len(words) > 1 or words[0].lower() in first_names()
-                                            or kind_of(words[0]) == "person"):
+        if own_world(text, start, end) and (len(words) > 1 or person_word):
             out.append((*with_titles(text, start, end), "PERSON", 0.82, "first_person"))
     return out
 

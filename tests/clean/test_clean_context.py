@@ -113,6 +113,12 @@ def _redacted(detector, turns):
     ([("user", "hi im ksenia and i have a question about my visa")], ["ksenia"], ["visa"]),
     ([("user", "hi im bjørn and i have a question about my visa")], ["bjørn"], ["visa"]),
     ([("user", "hi im magdalena and i have a question")], ["magdalena"], []),  # a first name that is only a noun
+    # the relation words chat uses; a person's name opening a first-person sentence; "for" says for whom
+    ([("user", "my bf jake forgot our anniversary AGAIN should i say something")], ["jake"], ["my bf"]),
+    ([("user", "my brother-in-law chinedu wants to borrow money again")], ["chinedu"], ["brother-in-law"]),
+    ([("user", "Amara won't stop talking about her new job, honestly I'm happy for her")], ["Amara"], []),
+    ([("user", "Sione and I are thinking of opening a café together, is that risky?")], ["Sione"], ["café"]),
+    ([("user", "Python and I are old friends, I use it every day")], [], ["Python"]),
     ([("user", "im tired and i want food")], [], ["tired"]),  # an English adjective in the slot stays
     ([("user", "write a birthday message for my best friend łukasz wójcik-nowak")], ["łukasz", "wójcik"],
      ["my best friend "]),  # NER took "friend" into the truecased name; the relation noun stays
