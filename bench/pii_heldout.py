@@ -369,8 +369,13 @@ def main() -> None:
     parser.add_argument("--chitchat", type=Path, default=None,
                         help="chitchat-dataset 0.9.0 wheel or its dataset.json (else $MMRC_CHITCHAT_WHEEL)")
     parser.add_argument("--keep", type=Path, default=None, help="keep the raw/ingested/clean folders here")
-    parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--output", type=Path, default=None,
+                        help=f"where the JSON goes (default {RESULTS.name}, or *_public_figures.json with --public-figures)")
+    parser.add_argument("--public-figures", type=Path, default=None,
+                        help="pass clean a public-figure list (e.g. ../shared/data/people/pantheon_1_0_people.csv)")
     args = parser.parse_args()
+    if args.output is None:
+        args.output = RESULTS.with_name(RESULTS.stem + "_public_figures.json") if args.public_figures else RESULTS
     started = time.perf_counter()
 
     missing = [p for p in (args.data / OASST_FILE, args.data / TOPICAL_FILE) if not p.is_file()]
@@ -399,6 +404,8 @@ def main() -> None:
                        "--max-turns", "200", "--force", "--quiet"]
         clean_args = ["clean", str(work / "ingested"), "-o", str(work / "clean"), "--toxicity-backend", "lexicon",
                       "--force", "--quiet"]
+        if args.public_figures:
+            clean_args += ["--public-figures", str(args.public_figures.resolve())]
         run(ingest_args)
         clean_s = run(clean_args)
         ingested, ingest_ledger = read_stage(work / "ingested")
@@ -425,7 +432,9 @@ def main() -> None:
         "data": {name: {"dialogues": len(rows), "file": f"bench/pii_heldout/{name}.jsonl"} for name, rows in sets.items()},
         "provenance": {"rows_checked": sum(map(len, sets.values())), "mismatches": 0},
         "commands": {"ingest": "mmrc-build " + " ".join(ingest_args).replace(str(work), "T"),
-                     "clean": "mmrc-build " + " ".join(clean_args).replace(str(work), "T")},
+                     "clean": "mmrc-build " + " ".join(clean_args).replace(str(work), "T").replace(
+                         str(args.public_figures.resolve()) if args.public_figures else "\0", args.public_figures.name
+                         if args.public_figures else "")},
         "ingest_dropped": ingest_drops,
         "clean_dropped": clean_drops,
         "unaligned_turns": unaligned_turns,

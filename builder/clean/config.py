@@ -39,6 +39,8 @@ class CleanConfig:
     turn_timeout_s: float = 10.0
     pii_batch_size: int = 64
     hash_salt_env: str = "MMRC_PII_SALT"
+    public_figures: str | None = None  # a list of public figures' names (gazetteer.py)
+    public_figures_sha256: str | None = None  # its content, so a changed list reruns the stage
     # languages: ISO 639-1 codes to keep ("und": unknown); empty keeps every language
     languages: tuple[str, ...] = ()
     # images

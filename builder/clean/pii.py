@@ -103,12 +103,20 @@ class PiiDetector:
 
             _LOADED[key] = (load_ner(), build_finders(self.config.entities))
         self.nlp, self.finders = _LOADED[key]
+        if self.config.public_figures:
+            from builder.clean.gazetteer import load
+            from builder.clean.precision import use_public_figures
+
+            use_public_figures(load(self.config.public_figures, self.config.public_figures_sha256))
 
     def version(self) -> dict:
         from importlib.metadata import version
 
-        return {"presidio-analyzer": version("presidio-analyzer"), "spacy": version("spacy"),
-                NER_PACKAGE: version(NER_PACKAGE.replace("_", "-")), "ner_model": NER_MODEL}
+        out = {"presidio-analyzer": version("presidio-analyzer"), "spacy": version("spacy"),
+               NER_PACKAGE: version(NER_PACKAGE.replace("_", "-")), "ner_model": NER_MODEL}
+        if self.config.public_figures:
+            out["public_figures_sha256"] = self.config.public_figures_sha256
+        return out
 
     def scan(self, texts: list[str], english: list[bool] | None = None,
              follows: list[bool] | None = None) -> list[TurnScan]:

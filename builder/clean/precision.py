@@ -99,7 +99,26 @@ def is_public(value: str) -> bool:
     norm = " ".join(value.lower().replace("’", "'").removesuffix("'s").split())
     if " " in norm and all(w in PUBLIC_FIGURES for w in norm.split()):
         return True  # "Neymar Messi": two public names side by side
-    return norm in PUBLIC_FIGURES or bool(REGNAL.search(value) and value.split()[-1].upper() == value.split()[-1])
+    return (norm in PUBLIC_FIGURES or norm in _GAZETTEER[0]
+            or bool(REGNAL.search(value) and value.split()[-1].upper() == value.split()[-1]))
+
+
+_GAZETTEER: list[frozenset[str]] = [frozenset()]  # the user's list of public figures (gazetteer.py), once loaded
+
+
+def use_public_figures(names: frozenset[str]) -> None:
+    """Count the names of a user-given gazetteer (normalised, gazetteer.load) as public too."""
+    _GAZETTEER[0] = names
+
+
+def listed_public_names(text: str) -> list[str]:
+    """The names of the user's gazetteer that ``text`` holds, whole (lower case)."""
+    names = _GAZETTEER[0]
+    if not names:
+        return []
+    words = re.findall(r"[\w'’.-]+", text.lower().replace("’", "'"))
+    return [" ".join(words[i:i + n]) for n in (2, 3, 4) for i in range(len(words) - n + 1)
+            if " ".join(words[i:i + n]) in names]
 
 
 def judge_span(entity: str, value: str, score: float, threshold: float) -> str | None:

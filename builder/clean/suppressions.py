@@ -16,7 +16,7 @@ from builder.clean.entities import STRUCTURED
 from builder.clean.mentions import mentioned_not_people
 from builder.clean.names import LOCATIVE_BEFORE, record_field
 from builder.clean.pii import TurnScan
-from builder.clean.precision import PUBLIC_FIGURES, is_public
+from builder.clean.precision import PUBLIC_FIGURES, is_public, listed_public_names
 from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
 from builder.traits import Traits
 from builder.traits.fiction import character_sheet, narrated, role_play
@@ -126,8 +126,11 @@ _MULTIWORD_PUBLIC = re.compile(r"(?<!\w)(" + "|".join(sorted((re.escape(n) for n
 
 
 def public_name_parts(texts: list[str]) -> set[str]:
-    """The words (three letters or more) of the well-known full names the dialogue mentions."""
-    return {w for m in _MULTIWORD_PUBLIC.finditer("\n".join(texts).lower()) for w in m.group().split() if len(w) >= 3}
+    """The words (three letters or more) of the well-known full names the dialogue mentions (the
+    shipped list's and the user's gazetteer's)."""
+    text = "\n".join(texts).lower()
+    names = [m.group() for m in _MULTIWORD_PUBLIC.finditer(text)] + listed_public_names(text)
+    return {w for name in names for w in name.split() if len(w) >= 3}
 
 
 def public_parts(ctx: Context) -> list[TurnScan]:

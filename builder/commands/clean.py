@@ -47,6 +47,9 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Also redact person names, e-mails, IPs and phone or id numbers that only assistant turns "
                    "mention (by default they count as public knowledge or the model's own examples: a chat model "
                    "cannot know the user's private contacts).")
+@click.option("--public-figures", type=click.Path(path_type=Path, dir_okay=False),
+              help="A list of public figures (CSV/TSV with a 'name' column, or one name per line): a found name "
+                   "that is one of them, whole, stays (e.g. Pantheon 1.0; names of two words or more).")
 @click.option("--no-pii", is_flag=True, help="Skip PII scrubbing.")
 @click.option("--no-exif", is_flag=True, help="Keep image metadata (EXIF/XMP) as it is.")
 @click.option("--no-toxicity", is_flag=True, help="Skip toxicity scoring and dropping.")
@@ -72,7 +75,8 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Examples per entity in --report (each shows the redacted value, read back from the input).")
 @executor_options
 def command(input_dir, output_dir, entities, pii_thresholds, action, entity_actions, max_redacted_share,
-            coherence_min_spans, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_pii,
+            coherence_min_spans, languages, coherence, turn_timeout, chunk_chars, redact_model_names, public_figures,
+            no_pii,
             no_exif, no_toxicity,
             toxicity_backend,
             toxicity_model, toxicity_checkpoint, toxicity_config, toxicity_thresholds, toxicity_int8,
@@ -92,6 +96,7 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
         click.echo("\n".join(funnel_lines(output_dir) + example_lines(output_dir, report_examples)))
         return
     from builder.clean.config import DEFAULT_TOXICITY_THRESHOLDS as defaults
+    from builder.clean.gazetteer import fingerprint
     from builder.clean.stage import CleanStage
     from builder.engine import run_stage
 
@@ -105,6 +110,8 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
         max_redacted_share=max_redacted_share, coherence_min_spans=coherence_min_spans,
         languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
         coherence=coherence, model_names_public=not redact_model_names,
+        public_figures=str(public_figures.resolve()) if public_figures else None,
+        public_figures_sha256=fingerprint(public_figures) if public_figures else None,
         turn_timeout_s=turn_timeout,
         chunk_chars=chunk_chars, strip_exif=not no_exif, toxicity=not no_toxicity,
         toxicity_backend=toxicity_backend, toxicity_model=toxicity_model,
