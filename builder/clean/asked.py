@@ -25,6 +25,7 @@ ANSWER_WORDS = 80  # a turn longer than this is not a reply to the question
 MAX_VALUES = 6  # places in one answer read with the question's cue in front
 VALUE_CHARS = 40  # how much of the line after such a place is read
 OWN_TURN_WORDS = 60  # a turn longer than this may be a letter written for someone
+QUESTION_CHARS = 4000  # what is read of the turn before: its end, where the question is
 
 # What the question asks for, after "your": the noun phrase (up to four words) that ends with a
 # word naming a value. The finders read it in front of the answer as its cue.
@@ -67,8 +68,12 @@ def value_starts(text: str) -> list[int]:
     return [m.start() for m in VALUE_START.finditer(text)][:MAX_VALUES]
 
 
-def is_answer(text: str) -> bool:
-    return 0 < len(text.split()) <= ANSWER_WORDS
+def answered(question: str, text: str) -> str | None:
+    """The cue of what ``question`` asked the other speaker for, when ``text`` (the next turn) may
+    answer it (``ANSWER_WORDS`` words at most); else None. Only the question's end is read."""
+    if not question or not text or not 0 < len(text.split()) <= ANSWER_WORDS:
+        return None
+    return asked_cue(question[-QUESTION_CHARS:])
 
 
 def own_value(text: str, start: int) -> bool:

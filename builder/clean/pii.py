@@ -14,7 +14,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
-from builder.clean.asked import VALUE_CHARS, asked_cue, is_answer, value_starts
+from builder.clean.asked import VALUE_CHARS, answered, value_starts
 from builder.clean.entities import ENTITIES, STRUCTURED
 from builder.clean.precision import judge_span, private_ip
 from builder.traits.code import code_ranges, in_ranges
@@ -160,8 +160,8 @@ class PiiDetector:
 
     def _read_answer(self, question: str, text: str, scan: TurnScan) -> None:
         """Add the values a short answer holds to what the turn before asked for (see asked.py)."""
-        cue = asked_cue(question[-self.config.chunk_chars:]) if question and text else None
-        if not cue or not is_answer(text) or scan.timed_out:
+        cue = answered(question, text)
+        if not cue or scan.timed_out:
             return
         prefix = f"{cue} is "
         for at in value_starts(text):

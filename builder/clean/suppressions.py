@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from builder.clean import sentence
-from builder.clean.asked import asked_cue, is_answer, own_value
+from builder.clean.asked import answered, own_value
 from builder.clean.entities import STRUCTURED
 from builder.clean.mentions import mentioned_not_people
 from builder.clean.names import LOCATIVE_BEFORE, record_field
@@ -98,7 +98,7 @@ def model_values(ctx: Context) -> list[TurnScan]:
     sourced = user_sourced_values(ctx.turns, ctx.texts, ctx.scans)
     out = []
     for i, (text, scan, kept) in enumerate(zip(ctx.texts, ctx.scans, sourced)):
-        answer = i > 0 and is_answer(text) and asked_cue(ctx.texts[i - 1]) is not None
+        answer = i > 0 and answered(ctx.texts[i - 1], text) is not None
         stays = {id(span) for span in kept.spans}
         out.append(replace(kept, spans=[span for span in scan.spans
                                         if id(span) in stays or answer or own_value(text, span["start"])]))
