@@ -122,6 +122,16 @@ def user_sourced_values(turns: list[dict], texts: list[str], scans):
     return keep_in_model_turns(turns, texts, scans, given)
 
 
+def echoes_user_record(turns: list[dict], texts: list[str], scans) -> set[int]:
+    """The model turns that repeat a structured value a user turn holds (an id number, a phone):
+    the model is working on the user's own record (translating or filling it in), so the people
+    its fields list are the user's too, though the user wrote them in another script."""
+    flat = re.sub(r"\W", "", "\n".join(text for turn, text in zip(turns, texts) if turn["role"] == "user").lower())
+    return {i for i, (turn, text, scan) in enumerate(zip(turns, texts, scans)) if turn["role"] != "user"
+            and any(s["entity"] in MODEL_MADE and not ENTITIES[s["entity"]].match_as_written
+                    and len(key := _key(s["entity"], text[s["start"]:s["end"]])) >= 6 and key in flat for s in scan.spans)}
+
+
 def keep_in_model_turns(turns: list[dict], texts: list[str], scans, keep):
     """The scans with the spans of model turns filtered by ``keep(text, span)``; user turns as they are."""
     return [scan if turn["role"] == "user" else replace(scan, spans=[s for s in scan.spans if keep(text, s)])

@@ -17,7 +17,7 @@ from builder.clean.mentions import mentioned_not_people
 from builder.clean.names import LOCATIVE_BEFORE, record_field
 from builder.clean.pii import TurnScan
 from builder.clean.precision import PUBLIC_FIGURES, is_public, listed_public_names
-from builder.clean.samples import drop_values, keep_in_model_turns, sample_values, user_sourced_values
+from builder.clean.samples import drop_values, echoes_user_record, keep_in_model_turns, sample_values, user_sourced_values
 from builder.traits import Traits
 from builder.traits.fiction import character_sheet, narrated, role_play
 from builder.traits.long_paste import long_paste
@@ -75,9 +75,13 @@ def model_names(ctx: Context) -> list[TurnScan]:
                   for s in scan.spans if _person(s)
                   for part in [text[s["start"]:s["end"]], *text[s["start"]:s["end"]].split()]}
 
+    echoing = {ctx.texts[i] for i in echoes_user_record(ctx.turns, ctx.texts, ctx.scans)}
+
     def given(text: str, s: dict) -> bool:
         value = text[s["start"]:s["end"]]
         parts = [bare(p) for p in [value, *value.split()]]
+        if _person(s) and text in echoing and record_field(text, s["start"], s["end"], phrases=False):
+            return True  # "Name: Liu Shuran" in the model's translation of the user's certificate
         if _person(s) and s.get("basis") == "vocative_greeting":
             return True  # "Hi Elena!": the model greets its interlocutor by the name it was given
         if peer and _person(s) and s.get("basis") in OWN_NAME_BASES + GRAMMAR_GUESSES:

@@ -68,6 +68,17 @@ def test_values_given_as_ones_own(detector, turns, gone, kept):
         assert value in text
 
 
+def test_a_name_in_the_model_translation_of_the_users_record_is_the_users(detector):
+    """The user pastes a certificate in Chinese; the model translates it, repeating its id number:
+    the name its "Name:" field lists is the user's, though the user wrote it in another script.
+    A name the model's answer brings up outside such a record stays public."""
+    turns = [("user", "翻译成英文：学分绩点证明\n身份证号：620102199904035324\n姓名：刘书然"),
+             ("assistant", "Credit Point Certificate\nID Number: 620102199904035324\nName: Liu Shuran\n"
+                           "Issued as in the original, like the ones Marie Curie signed.")]
+    text = _redacted(detector, turns)[1]
+    assert "Liu" not in text and "Shuran" not in text and "Marie Curie" in text
+
+
 def test_a_person_to_person_chat_keeps_no_value_of_the_second_side(detector):
     turns = [("user", "hi! how was your weekend?"), ("assistant", "pretty good, my sister visited lol"),
              ("user", "nice, did you buy the bike?"), ("assistant", "yeah they charged card 4607 1338 5443 4719 twice tho")]
