@@ -487,6 +487,13 @@ LOWER_CUES = (
                             rf"(?=(?:[ \t]+[{LATIN}][{LATIN}']{{2,}})?\s*(?:[,.!?;:)…]|$|\n))",
                             re.I)),
     ("relation", re.compile(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{_REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
+    # the subject of what only a person does, opening a sentence: "hamid just called", "wojtek broke his
+    # arm" (a known first name or a word whose vectors sit with people's names; no product: "chatgpt said")
+    ("subject", re.compile(rf"(?:^|[\n.!?]\s*|\b(?:so|and|but|ok|okay|lol|omg|ugh|anyway|yesterday|today),?\s+)"
+                           rf"{LOWER_WORD}\s+(?:just\s+|finally\s+|also\s+|still\s+|never\s+|literally\s+)?"
+                           r"(?:said|says|told|tells|texted|called|asked|wants|wanted|tried|broke|forgot|bought|cooked"
+                           r"|sent|gave|keeps|kept|is\s+(?:coming|waiting|getting|going|visiting)|was\s+(?:there|here))\b",
+                           re.M)),
 )
 RELATION_NOUN = re.compile(rf"(?:(?:best|old|close|dear|little|big)\s+)?(?:ex-?)?(?:{_REL_WORDS})\s+", re.I)
 
@@ -509,6 +516,7 @@ def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
     """Lower-case names after a cue (``LOWER_CUES``): a word that is no English word nor chat word,
     or a known first name that is no English word ("lucia", "oleksandr"; never "fine" or "bruh")."""
     from builder.clean.truecase import is_english_word
+    from builder.clean.word_kinds import kind_of, product
 
     out = []
     for kind, pattern in LOWER_CUES:
@@ -518,9 +526,12 @@ def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
                     or any(is_english_word(part) for part in name.split("-"))
                     and not (kind in ("relation", "intro") and lower_case_first_name(name))):
                 continue  # "my brother mike", "i'm magdalena": there a first name that is only a noun is one
+            if kind == "subject" and (product(name.title()) or is_public(name) or not (
+                    name in first_names() or kind_of(name.title()) == "person")):
+                continue
             end = m.end("name")
             after = LOWER_SURNAME.match(text, end)
-            if (kind != "relation" and after and is_english_word(after.group(1)) and name not in first_names()
+            if (kind not in ("relation", "subject") and after and is_english_word(after.group(1)) and name not in first_names()
                     and after.group(1) not in CONJUNCTIONS):
                 continue  # "i'm sooo tired": an unknown word before an English one is slang, not a name
             for more in LOWER_SURNAME.finditer(text, end):  # "lucia garcia": the surname goes too

@@ -119,6 +119,10 @@ def _redacted(detector, turns):
     ([("user", "Amara won't stop talking about her new job, honestly I'm happy for her")], ["Amara"], []),
     ([("user", "Sione and I are thinking of opening a café together, is that risky?")], ["Sione"], ["café"]),
     ([("user", "Python and I are old friends, I use it every day")], [], ["Python"]),
+    # a lower-case name as the subject of what only a person does; a product or a noun there stays
+    ([("user", "ok so hamid just called and said the flight got cancelled")], ["hamid"], ["flight"]),
+    ([("user", "wojtek broke his arm skateboarding lol")], ["wojtek"], ["arm"]),
+    ([("user", "chatgpt said that i should rewrite it. mom said no")], [], ["chatgpt", "mom"]),
     ([("user", "im tired and i want food")], [], ["tired"]),  # an English adjective in the slot stays
     ([("user", "write a birthday message for my best friend łukasz wójcik-nowak")], ["łukasz", "wójcik"],
      ["my best friend "]),  # NER took "friend" into the truecased name; the relation noun stays
