@@ -17,6 +17,7 @@ from pathlib import Path
 
 from builder.clean.languages import mostly_latin
 from builder.clean.precision import NOT_NAMES, is_public
+from builder.traits.fiction import CHAT_LOG
 
 CAP = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:[A-Z][a-zà-öø-ÿ]+)?(?![\w])"
 CAP_NAME = rf"{CAP}(?:[ \t]+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)[ \t]+)?{CAP}){{0,2}}"  # one line
@@ -115,6 +116,8 @@ LAST_LINE_SIGNATURE = re.compile(rf"[!,.][ \t]*\n[ \t]*[-–—~]?[ \t]*(?P<name
 # A pasted chat log: a time stamp, then the speaker ("[10:32] Emeka: are you coming?").
 TRANSCRIPT_SPEAKER = re.compile(rf"^[ \t]*\[?\(?\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\)?\]?[ \t]*[-–]?[ \t]*"
                                 rf"(?P<name>{CAP_NAME})[ \t]*:", re.M)
+# ... or, in a turn that calls itself a pasted chat (fiction.CHAT_LOG), a speaker without a time stamp.
+PASTED_CHAT_SPEAKER = re.compile(rf"^[ \t]*(?P<name>{CAP_NAME})[ \t]*:(?!//)", re.M)
 DASH_SIGNATURE = re.compile(rf"\n[ \t]*[-–—~][ \t]*(?P<name>{CAP_NAME})[ \t]*$")
 # Self-introductions, also lower-case ("my name praba") and in other languages.
 LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\s+(?!(?:and|from|here)\b)[a-z][a-z'\-]{2,})?)"
@@ -621,7 +624,8 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     m = LAST_LINE_SIGNATURE.search(text)
     if m and _plausible(m.group("name")) and all(name_like(w) for w in m.group("name").split()):
         out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
-    for m in TRANSCRIPT_SPEAKER.finditer(text):
+    speakers = list(TRANSCRIPT_SPEAKER.finditer(text)) + (list(PASTED_CHAT_SPEAKER.finditer(text)) if CHAT_LOG.search(text) else [])
+    for m in speakers:
         if _plausible(m.group("name")) and name_like(m.group("name")) and not _title_follows(text, m.end()):
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "transcript"))
     for m in LOWER_INTRO.finditer(text):

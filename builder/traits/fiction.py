@@ -37,11 +37,20 @@ SPEECH_VERB = re.compile(r"\b(?:said|asked|replied|exclaimed|whispered|shouted|m
 
 WHY = "names in a story are characters; what a story names is its premise, not the user's scene"
 EXAMPLES = (("write a story about Lily and her dragon", True), ("imagine you are a pirate captain", True),
-            ("Natsuki: hi\nMonika: hello\nYuri: hey", True), ("my sister Lily lives in Leeds", False))
+            ("Natsuki: hi\nMonika: hello\nYuri: hey", True), ("my sister Lily lives in Leeds", False),
+            ("Here's the group chat:\nMarco: who's bringing drinks\nNadia: me\nDerek: ice", False))
+
+
+# A turn that calls its speaker lines a real chat it pastes ("here's the group chat:", "our whatsapp
+# thread") holds no script: its speakers are people.
+CHAT_LOG = re.compile(r"\b(?:group\s*chat|chat\s+log|our\s+chat|(?:text|whatsapp|slack|discord|imessage|sms)\s+"
+                      r"(?:messages?|chat|thread|convo|conversation)|(?:messages?|conversation|chat)\s+(?:with|between)\s+"
+                      r"(?:my|me\s+and)\b)", re.I)
 
 
 def asks_for_fiction(text: str) -> bool:
-    return bool(FICTION.search(text) or PRETEND.search(text)) or len(SPEAKER_LINE.findall(text)) >= 3
+    return bool(FICTION.search(text) or PRETEND.search(text)) or (len(SPEAKER_LINE.findall(text)) >= 3
+                                                                    and not CHAT_LOG.search(text))
 
 
 # A role-play: the user speaks to characters, so the names they call out are the story's too.

@@ -128,6 +128,11 @@ def _redacted(detector, turns):
      ["my best friend "]),  # NER took "friend" into the truecased name; the relation noun stays
     ([("user", "Can you check my English?\nThanks a lot!\nEero")], ["Eero"], ["Thanks a lot!"]),
     ([("user", "[10:32] Emeka: are you coming tonight?\n[10:33] Pooja: yes\nwho is late?")], ["Emeka", "Pooja"], []),
+    # speakers of a chat the user pastes as one are people; a script's are characters
+    ([("user", "Here's the group chat:\nMarco: who's bringing drinks\nNadia: me!!\nDerek: i'll grab ice\nSummarize it")],
+     ["Marco", "Nadia", "Derek"], ["group chat"]),
+    ([("user", "Write a script:\nMarco: who's bringing drinks\nNadia: me!!\nDerek: i'll grab ice")], [],
+     ["Marco", "Nadia", "Derek"]),
     ([("user", "Make it funnier:\n08:30 Ultimate Spider-Man: Back In Black\n09:00 Code Lyoko: The Key")],
      [], ["Ultimate Spider-Man", "Code Lyoko"]),
     ([("user", "I went to Kraków with Marek last summer, what should I see next time?")], ["Marek"], ["Kraków"]),
