@@ -464,15 +464,23 @@ def address_block_names(text: str, streets: list[tuple[int, int]]) -> list[tuple
 
 
 def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tuple[int, int, str, float]]:
-    """The other items of a list that holds a found name: "Emily, <PERSON> and Gloria"."""
+    """The other items of a list that holds a found name: "Emily, <PERSON> and Gloria". Where two
+    items or more are found names, an item that is also a word is a name too ("<PERSON>, Kat, and
+    <PERSON>"), unless it reads as a place or a product."""
+    from builder.clean.word_kinds import kind_of
+
     people = [(f[0], f[1]) for f in found if f[2] == "PERSON"]
     out = []
     for m in LIST.finditer(text):
         if not any(s < m.end() and m.start() < e for s, e in people):
             continue
-        for item in re.finditer(CAP_NAME, m.group()):
+        items = [item for item in re.finditer(CAP_NAME, m.group()) if item.group().lower() not in ("and", "or")]
+        names = sum(name_like(item.group()) for item in items)
+        for item in items:
             value = item.group()
-            if value.lower() not in ("and", "or") and _plausible(value) and name_like(value):
+            if _plausible(value) and (
+                    name_like(value) or names >= 2 and " " not in value and kind_of(value) not in ("place", "product")
+                    and not is_public(value)):
                 out.append((m.start() + item.start(), m.start() + item.end(), "PERSON", 0.82, "list"))
     return out
 

@@ -128,6 +128,9 @@ def _redacted(detector, turns):
      ["my best friend "]),  # NER took "friend" into the truecased name; the relation noun stays
     ([("user", "Can you check my English?\nThanks a lot!\nEero")], ["Eero"], ["Thanks a lot!"]),
     ([("user", "[10:32] Emeka: are you coming tonight?\n[10:33] Pooja: yes\nwho is late?")], ["Emeka", "Pooja"], []),
+    # in a list of people, an item that is also a word is a person too
+    ([("user", "My roommates are Nadia, Kat, and Oluwaseun and we fight about dishes. Chore ideas?")],
+     ["Nadia", "Kat", "Oluwaseun"], ["dishes"]),
     # speakers of a chat the user pastes as one are people; a script's are characters
     ([("user", "Here's the group chat:\nMarco: who's bringing drinks\nNadia: me!!\nDerek: i'll grab ice\nSummarize it")],
      ["Marco", "Nadia", "Derek"], ["group chat"]),
