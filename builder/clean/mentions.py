@@ -9,7 +9,8 @@ person. Whatever one mention says holds for the whole dialogue, so the decision 
 * a place: a single word after "in"/"near" ("at Zone Bowling in Robina");
 * a public figure: a public role next to the name or a sentence about professional sport or
   show business ("his QB Tom Brady", "Mayfield was drafted first");
-* not a person at all: a single word after "the" ("a fan of the Patriots").
+* not a person at all: a name after "the" ("a fan of the Patriots", "the Mona Lisa"), a pet's
+  name ("a cat named Mr. Whiskers").
 
 The trait ``public_life`` (builder/traits/public_life.py) judges a whole dialogue: a chat about
 professional sport or show business that is not about the user's own affairs names players,
@@ -90,7 +91,8 @@ def used_as_place(found: Occurrences) -> bool:
 # A public role next to the name ("his QB Tom Brady", "President Lincoln", "Brady, the quarterback"), or a
 # sentence about professional sport ("Mayfield was drafted first", "the NFL's best rookie").
 ROLE = (r"(?:president|vice\s+president|senator|governor|congress(?:wo)?man|prime\s+minister|chancellor|mayor"
-        r"|minister|king|queen|emperor|pope|ceo|founder|billionaire|actor|actress|singer|rapper|songwriter"
+        r"|minister|king|queen|emperor|empress|pope|prince|princess|saint|st\.|tsar|czar|pharaoh|sultan"
+        r"|ceo|founder|billionaire|actor|actress|singer|rapper|songwriter"
         r"|novelist|playwright|director|filmmaker|coach|head\s+coach|quarterback|qb|running\s+back|rb"
         r"|wide\s+receiver|linebacker|pitcher|striker|goalkeeper|point\s+guard|forward|defender)")
 ROLE_BEFORE = re.compile(rf"\b{ROLE}\s+(?:[A-Z]\w*\s+)?$", re.I)
@@ -109,10 +111,19 @@ def public_role(found: Occurrences) -> bool:
 
 
 def after_article(found: Occurrences) -> bool:
-    """A one-word name after "the" ("a fan of the Patriots", "deserved the Emmy"): a team, an
-    award, a thing; a person's name takes no article."""
-    return any(" " not in text[s:e].strip() and re.search(r"\bthe\s+$", text[max(0, s - 5):s], re.I)
-               and _ends_phrase(text[e:e + 20]) for text, s, e in found)
+    """A name after "the" ("a fan of the Patriots", "deserved the Emmy", "who painted the Mona
+    Lisa?"): a team, an award, a work, a thing; a person's name takes no article."""
+    return any(re.search(r"\bthe\s+$", text[max(0, s - 5):s], re.I) and _ends_phrase(text[e:e + 20])
+               for text, s, e in found)
+
+
+# A pet is named, not a person: "a cat named Mr. Whiskers", "our dog called Biscuit".
+PET_NAMED = re.compile(r"\b(?:cat|dog|puppy|kitten|kitty|hamster|parrot|horse|pony|rabbit|bunny|goldfish|fish|turtle"
+                       r"|tortoise|snake|lizard|pet|guinea\s+pig|ferret|bird)\s+(?:named|called)\s+$", re.I)
+
+
+def pet_name(found: Occurrences) -> bool:
+    return any(PET_NAMED.search(text[max(0, s - 30):s]) for text, s, e in found)
 
 
 def _ends_phrase(after: str) -> bool:
@@ -131,6 +142,6 @@ def mentioned_not_people(texts: list[str], values: set[str], places_only: bool =
         found = occurrences(texts, value)
         if used_as_place(found) or not places_only and (
                 after_article(found) or discussed_as_name(found) or character_of_a_work(found, show_talk)
-                or public_role(found)):
+                or public_role(found) or pet_name(found)):
             gone.add(value)
     return gone

@@ -87,12 +87,15 @@ PERSON_VERB_BEFORE = re.compile(
 CREDIT_BEFORE = re.compile(r"\b(?:directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by"
                            r"|sung\s+by|composed\s+by|painted\s+by|narrated\s+by|illustrated\s+by|by\s+the\s+author"
                            r"|producer|singer|songwriter|author|composer|painter|novelist|fan\s+of|music\s+of|songs\s+of"
-                           r"|books\s+of|films\s+of|movies\s+of|works\s+of"
+                           r"|books\s+of|films\s+of|movies\s+of|works\s+of|(?:in\s+the\s+)?style\s+of|in\s+the\s+manner\s+of|à\s+la"
                            r"|(?:books?|novels?|songs?|albums?|films?|movies?|poems?|paintings?|music|works?|plays?|series"
                            r"|podcasts?|lectures?|talks?)\s+by)\s+$", re.I)
 # ... or the works after the name: "which Brandon Sanderson books?", "Taylor Swift's new album"
-CREDIT_AFTER = re.compile(r"^(?:['’]s)?\s+(?:(?:new|latest|first|last|early|old)\s+)?(?:books|novels|songs|albums?|films"
-                          r"|movies|music|paintings|poems|plays|podcast|lyrics|discography|filmography)\b", re.I)
+CREDIT_AFTER = re.compile(r"^(?:['’]s)?\s+(?:(?:new|latest|first|last|early|old|best-selling|bestselling|greatest|famous"
+                          r"|debut|final)\s+)?(?:books|novels|songs|albums?|films"
+                          r"|movies|music|paintings|poems|plays|podcast|lyrics|discography|filmography)\b"
+                          r"|^\s+(?:shoes|heels|sneakers|bags|handbags|perfume|fragrance|jeans|dresses|suits|watches)\b",
+                          re.I)  # ... or a designer's line ("Jimmy Choo shoes"; not "Anna's shoes")
 PERSON_AFTER = re.compile(
     r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
     r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children)\b"

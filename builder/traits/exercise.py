@@ -20,7 +20,9 @@ WORD_PROBLEM = re.compile(r"\b(?:which\s+of\s+the\s+following|which\s+(?:asserti
                           r"\s+the\s+(?:area|perimeter|volume|probability|total|average|mean|median|ratio|speed"
                           r"|distance|cost|price|value)|solve\s+for|word\s+problem|answer\s+choices|multiple\s+choice"
                           r"|choose\s+the\s+(?:best|correct|right)|true\s+or\s+false|using\s+(?:at\s+least\s+)?\w+\s+of\s+"
-                          r"(?:these|the\s+following)\s+words|use\s+the\s+(?:simple|present|past|future|correct)\b)", re.I)
+                          r"(?:these|the\s+following)\s+words|use\s+the\s+(?:simple|present|past|future|correct)\b"
+                          r"|(?:twice|thrice|half|\w+\s+times)\s+as\s+(?:old|many|much|tall|fast|long|heavy)\s+as\b"
+                          r"|sum\s+of\s+their\s+ages)", re.I)
 BLANKS = re.compile(r"_{3,}|\.\.\.\s*\(|\(\s*\)|\bfill\s+in\s+the\s+blanks?\b|\bcomplete\s+the\s+(?:sentence|text|following)\b"
                     r"|\bcorrect\s+the\s+(?:sentence|mistakes?|errors?)\b", re.I)
 COURSEWORK = re.compile(r"\b(?:assignment|homework|coursework|course\s*work|student\s+(?:id|number)|my\s+(?:class|course"
@@ -30,7 +32,8 @@ COURSEWORK = re.compile(r"\b(?:assignment|homework|coursework|course\s*work|stud
 WHY = "a worksheet's people are invented and its things are no scene of the user's"
 EXAMPLES = (("Which of the following is a mammal?\nA. shark\nB. whale\nC. trout", True),
             ("Suki wants to build a sheep pen 4 m long. What would be the area?", True),
-            ("She ___ to school every day.", True), ("My son Tom goes to school by bus.", False))
+            ("She ___ to school every day.", True), ("My son Tom goes to school by bus.", False),
+            ("Jack is twice as old as Jill. In 5 years the sum of their ages will be 40. How old is Jack?", True))
 COURSEWORK_WHY = "the records a course hands over are sample data, nobody's"
 COURSEWORK_EXAMPLES = (("my homework: add a row to the students table", True), ("my friend works from home", False))
 

@@ -128,6 +128,14 @@ def _redacted(detector, turns):
      ["my best friend "]),  # NER took "friend" into the truecased name; the relation noun stays
     ([("user", "Can you check my English?\nThanks a lot!\nEero")], ["Eero"], ["Thanks a lot!"]),
     ([("user", "[10:32] Emeka: are you coming tonight?\n[10:33] Pooja: yes\nwho is late?")], ["Emeka", "Pooja"], []),
+    # what the words around a name say it is: an author's style, a work after "the", a designer's line,
+    # a pet, a word problem's people
+    ([("user", "Write a poem in the style of Emily Dickinson about rain")], [], ["Emily Dickinson"]),
+    ([("user", "Who painted the Mona Lisa, Leonardo or Michelangelo?")], [], ["Mona Lisa"]),
+    ([("user", "Are Jimmy Choo shoes worth the price?")], [], ["Jimmy Choo"]),
+    ([("user", "Write a limerick about a dog named Biscuit Barkley who hates Mondays")], [], ["Biscuit Barkley"]),
+    ([("user", "Jack is twice as old as Jill. In 5 years the sum of their ages will be 40. How old is Jack?")], [],
+     ["Jack", "Jill"]),
     # in a list of people, an item that is also a word is a person too
     ([("user", "My roommates are Nadia, Kat, and Oluwaseun and we fight about dishes. Chore ideas?")],
      ["Nadia", "Kat", "Oluwaseun"], ["dishes"]),
