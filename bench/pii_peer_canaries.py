@@ -85,30 +85,15 @@ def build(seed: int) -> list[dict]:
 
 
 def score(rows: list[dict]) -> dict:
-    from builder.clean.config import CleanConfig
-    from builder.clean.pii import PiiDetector
-    from builder.clean.redact import redact_dialogue
-
-    config = CleanConfig()
-    flat = iter(PiiDetector(config).scan([t["text"] for row in rows for t in row["turns"]], None,
-                                         [k > 0 for row in rows for k in range(len(row["turns"]))]))
     table: dict[str, Counter] = defaultdict(Counter)
     dropped: Counter = Counter()
     misses = []
-    for row in rows:
-        scans = [next(flat) for _ in row["turns"]]
-        red = redact_dialogue(row["id"], row["turns"], scans, config)
+    for row, red in wide.redacted(rows):
         if red.reason:
             dropped[row["family"]] += 1
             continue
         for p in row["planted"]:
-            text = red.turns[p["turn"]]["text"]
-            original = row["turns"][p["turn"]]["text"]
-            start = original.rfind(p["value"])
-            rules = {s["suppressed_by"] for s in red.suppressed if s["turn"] == p["turn"]
-                     and s["start"] < start + len(p["value"]) and start < s["end"]}
-            outcome = ("removed" if not wide.survived(p["value"], text)
-                       else "kept:" + ",".join(sorted(rules)) if rules else "not_found")
+            outcome = wide.outcome(row, p, red)
             side = "asked" if p["asked"] else "said"
             for key in (row["family"], f"{row['family']}:{p['kind']}", f"{row['family']}:{p['role']}",
                         f"{row['family']}:{side}"):

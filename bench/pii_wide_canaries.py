@@ -170,35 +170,44 @@ def survived(value: str, text: str) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in re.findall(r"\w{3,}", own))
 
 
-def score(rows: list[dict]) -> dict:
+def redacted(rows: list[dict]):
+    """Each row (``id``, ``turns``) with what the clean stage's PII path makes of it, in-process."""
     from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
     from builder.clean.redact import redact_dialogue
 
     config = CleanConfig()
-    detector = PiiDetector(config)
-    flat = iter(detector.scan([t["text"] for row in rows for t in row["turns"]], None,
-                              [k > 0 for row in rows for k in range(len(row["turns"]))]))
+    flat = iter(PiiDetector(config).scan([t["text"] for row in rows for t in row["turns"]], None,
+                                         [k > 0 for row in rows for k in range(len(row["turns"]))]))
+    for row in rows:
+        scans = [next(flat) for _ in row["turns"]]
+        yield row, redact_dialogue(row["id"], row["turns"], scans, config)
+
+
+def outcome(row: dict, planted: dict, red) -> str:
+    """removed, kept:<the rules that kept it>, or not_found."""
+    text = red.turns[planted["turn"]]["text"]
+    start = row["turns"][planted["turn"]]["text"].rfind(planted["value"])
+    rules = {s["suppressed_by"] for s in red.suppressed if s["turn"] == planted["turn"]
+             and s["start"] < start + len(planted["value"]) and start < s["end"]}
+    return ("removed" if not survived(planted["value"], text)
+            else "kept:" + ",".join(sorted(rules)) if rules else "not_found")
+
+
+def score(rows: list[dict]) -> dict:
     table: dict[tuple[str, str], Counter] = defaultdict(Counter)
     dropped: Counter = Counter()
     misses = []
-    for row in rows:
-        scans = [next(flat) for _ in row["turns"]]
-        red = redact_dialogue(row["id"], row["turns"], scans, config)
+    for row, red in redacted(rows):
         if red.reason:
             dropped[row["family"]] += 1
             continue
         for p in row["planted"]:
             text = red.turns[p["turn"]]["text"]
-            original = row["turns"][p["turn"]]["text"]
-            start = original.rfind(p["value"])
-            rules = {s["suppressed_by"] for s in red.suppressed if s["turn"] == p["turn"]
-                     and s["start"] < start + len(p["value"]) and start < s["end"]}
-            outcome = ("removed" if not survived(p["value"], text)
-                       else "kept:" + ",".join(sorted(rules)) if rules else "not_found")
-            table[(row["family"], p["kind"])][outcome] += 1
-            if outcome != "removed":
-                misses.append({"family": row["family"], "kind": p["kind"], "value": p["value"], "outcome": outcome,
+            found = outcome(row, p, red)
+            table[(row["family"], p["kind"])][found] += 1
+            if found != "removed":
+                misses.append({"family": row["family"], "kind": p["kind"], "value": p["value"], "outcome": found,
                                 "frame": row["template"], "after": text[-200:]})
     kinds = {}
     for (fam, kind), c in sorted(table.items()):
