@@ -1,19 +1,23 @@
-"""Structured values as people type them, written by a helper who never saw this code or its data.
+"""PII as people type it, in messages written by helpers who never saw this code or its data.
 
-bench/pii_written_probes/probes.jsonl: 200 chat messages holding fake phones, cards, postcodes,
-ids, e-mails, streets and birth dates of many countries and wordings (82 written by the second
-person of a human–human chat), and 60 holding numbers that are no one's (a measurement, a zip
-code asked about, a famous address) that must stay. Written for this bench by an AI helper from
-its own knowledge; nothing in it was copied from a dataset. Split by id: odd ids are the TUNING
-half (their misses may be read), even ids the CHECK half (scored only). The held-out report stays
-bench/pii_heldout.py.
+Four sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
+the TUNING half (their misses may be read), even ids the CHECK half (scored only):
+
+- ``structured`` (probes.jsonl): 200 messages with phones, cards, postcodes, ids, e-mails,
+  streets and birth dates of many countries, and 60 with numbers that are no one's;
+- ``structured_d``: 180 longer messages with postcodes, cards and ids in ordinary talk, 60 to keep;
+- ``names``: 180 messages with private names, 80 with public, fictional or puzzle names to keep;
+- ``streets``: 150 messages with private street addresses, 50 with public ones or street names.
+
+The held-out report stays bench/pii_heldout.py.
 
 A message by the user is the first turn of a two-turn dialogue; a second person's message is the
 fourth turn of a chat whose other turns read as people chatting. A value survives when its text
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|names ...] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|streets ...] [--show 40]
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ import pii_wide_canaries as wide
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "pii_written_probes"
-SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl"}  # set -> file (each split by id parity)
+SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
+        "streets": "streets.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 

@@ -38,7 +38,7 @@ EN_TYPES = (
     "|expressway|freeway|junction|manor|meadows?|mount|oval|pass|rise|shores?|spur|summit|turnpike|villas?|wells"
     "|cove|creek|crest|estates?|falls|ferry|fields?|ford|forest|fork|fort|gateway|glen|harbou?r|haven|hollow|island"
     "|knoll|lakes?|landing|mills?|motorway|orchard|pines|plains|prairie|ranch|rapids|river|springs?|stream|trace"
-    "|track|tunnel|valley|viaduct|vista|broadway|embankment|parade|esplanade|promenade|avenida|str")
+    "|track|tunnel|valley|viaduct|vista|broadway|embankment|parade|esplanade|promenade|avenida|str|lawn|crt")
 # The rest of the USPS street suffixes (Publication 28, appendix C1): real streets are named
 # "Kim Oval", "Gonzalez Trafficway", "Brown Station". In the singular they end a street as the
 # common ones do; the plurals are also counts of things ("10 National Parks", "3 Key Points"), so a
@@ -119,6 +119,12 @@ STREET_FORMS = (
     ("plot", r"\b(?:plot|house|h)\.?\s*(?:no\.?|#)?\s*\d{1,5}[a-z]?,?\s+(?:sector|block|phase|lane)\s*(?:no\.?)?\s*\w{1,4}\b",
      0.6),
     ("po_box", rf"(?:{LEAD})?\bP\.?\s?O\.?\s+Box\s+\d{{1,6}}", 0.6),
+    # a numbered street after a compass point, its type left out: "221 w 34th", "3100 nw 57th st"
+    # (a one-digit house number only with the type: "3 w 5th place" is a ranking)
+    ("ordinal", rf"{LEAD}(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\s+(?:{EN_TYPES})\b\.?"
+                rf"|\d{{2,5}}[a-z]?\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\b", 0.6),
+    # Japanese block numbers before the district: "2-14-3 Nishi-Shinjuku", "1-22-8 jingumae"
+    ("chome", r"\b\d{1,2}-\d{1,2}-\d{1,3}\s+(?-i:[A-Z])[\w'’]*(?:-[\w'’]+)?", 0.6),
     ("unit", rf"\b{UNIT}", 0.5),
 )
 _COMPILED = [(name, re.compile(rf"(?<![\w'’-]){regex}(?!\w)", re.I), score) for name, regex, score in STREET_FORMS]
@@ -193,7 +199,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                                 and bool(STRONG_TYPES.search(value.rstrip())))
                 if not _name_ok(m.group("name").split(), lower_here or lower_street) or re.match(r"\d{3}0s\b", value):
                     continue
-            elif name not in ("military", "po_box", "unit", "corner"):
+            elif name not in ("military", "po_box", "unit", "corner", "ordinal"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
                 words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
@@ -263,7 +269,8 @@ def _ending_any(text: str) -> bool:
 # route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
 SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b",
                          re.I)
-ONE_LINE_FORMS = ("number_first", "number_first_weak", "lives_on", "type_first", "name_first", "name_number", "corner")
+ONE_LINE_FORMS = ("number_first", "number_first_weak", "lives_on", "type_first", "name_first", "name_number", "corner",
+                  "ordinal", "chome")
 YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
 LIVES_ON_ANY = re.compile(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"
                           r"|(?:my|our)\s+(?:street|road|address)\b)", re.I)
@@ -278,11 +285,18 @@ ORGANISATION = re.compile(r"\b(?:university|universit[éä]t?|universidad|colleg
                           r"|library|embassy|consulate|all\s+rights\s+reserved|copyright)\b|©|大学|学院|大學", re.I)
 
 
+# A public building's address: "the Empire State Building at 350 Fifth Avenue", "the Apple Store on 5th Avenue".
+LANDMARK_AT = re.compile(r"\bthe\s+(?:[A-Z][\w'’.-]*\s+){0,3}(?:Building|Tower|Museum|Gallery|Palace|Cathedral|Stadium"
+                         r"|Theat(?:re|er)|Hall|Store|Hotel|Arena|Library|Memorial)\s+(?:at|on)\s+$")
+
+
 def organisation_before(text: str, start: int) -> bool:
     """An organisation named on the street's own line or in the three lines above it, within
     the same block ("Western Kentucky University, Bowling Green, KY 42101", "Elsevier Science
     Inc.\n655 Avenue of the Americas")."""
     window = text[max(0, start - 200):start]
+    if LANDMARK_AT.search(window[-80:]):
+        return True
     block = window.rsplit("\n\n", 1)[-1]
     lines = block.split("\n")[-4:]
     return bool(ORGANISATION.search("\n".join(lines)))

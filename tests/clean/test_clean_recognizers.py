@@ -98,6 +98,17 @@ def test_postal_codes_and_identity_numbers():
     assert found(lambda t: codes_before_places(t, []), "we sold 12000 tickets, a record") == []
 
 
+def test_numbered_and_block_streets_and_public_buildings():
+    found = lambda t: [t[s:e] for s, e, *_ in find_streets(t)]  # noqa: E731
+    assert found("come over whenever, I'm at 221 w 34th, buzzer says Kowalski") == ["221 w 34th"]
+    assert found("We're at 3100 nw 57th st now") == ["3100 nw 57th st"]
+    assert found("Please send the documents to 2-14-3 Nishi-Shinjuku") == ["2-14-3 Nishi-Shinjuku"]
+    assert found("we won 2-1-0 today lol") == []
+    assert found("the estate agent says 31 Sycamore Lawn is ours") == ["31 Sycamore Lawn"]
+    assert found("When was the Empire State Building at 350 Fifth Avenue completed?") == []
+    assert found("I live at 350 Fifth Avenue") == ["350 Fifth Avenue"]
+
+
 def test_sums_and_events_are_no_contact_data():
     found = lambda f, t: [t[s:e] for s, e, *_ in f(t)]  # noqa: E731
     assert found(find_phones, "1234567 + 7654321 = 8888888") == []
