@@ -82,7 +82,10 @@ UNIT_WORD = re.compile(r"(?:apt|apartment|suite|ste|unit|flat|room|rm|floor|leve
 # the longer shapes first: "7320 AB" (Dutch) is one code, not "7320" and a word
 POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{3}-\d{4}|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
 NUM = r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?(?![\w/])"  # "47/7": house and flat
-LEAD = rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+){{1,2}}"  # "Flat 9, 307 Cranbrook Road"
+# "Flat 9, 307 Cranbrook Road", "102/8 Bay Street" and "1203-88 Harbour St" (a unit, then the house)
+# (the unit form right before the name only: "(212) 555-0187, 42 Willow Lane" is a phone, then a street)
+LEAD = (rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+)?"
+        rf"(?:(?!24/7\b)\d{{1,5}}[a-zA-Z]?[/-]\d{{1,5}}[a-zA-Z]?\s+|\d{{1,5}}[a-zA-Z]?,?\s+)")  # not "24/7"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
                  r"|located\s+at|come\s+to)\b[^.\n]{0,20}$", re.I)
@@ -131,7 +134,9 @@ _COMPILED = [(name, re.compile(rf"(?<![\w'’-]){regex}(?!\w)", re.I), score) fo
 STOP_IN_NAMES = (NOT_STREET_WORDS | _STOP_WORDS) - {"the", "of", "and", "via", "do", "da", "de", "la", "le", "du"}
 PLACE_WORD = rf"(?:{L}[\w'’.\-]*|\(\w+\))"
 PLACE_SEP = r"[ \t]*(?:\n[ \t>]*,|,[ \t]*\n?|\n)[ \t>]*|[ \t]+"
-EXT_UNIT = re.compile(rf"(?:{PLACE_SEP})?{UNIT}", re.I)
+# After the street, a flat or floor as other languages write it: "apto 42", "2º Esq.", "bât. C"
+FOREIGN_UNIT = r"(?:apto|ap|dpto|depto|piso)\.?[ \t]*\d{1,5}[a-z]?\b|\d{1,2}[ºª°][ \t]*(?:[a-z]{1,5}\.?)?|bât\.?[ \t]*[a-z0-9]\b"
+EXT_UNIT = re.compile(rf"(?:{PLACE_SEP})?(?:{UNIT}|{FOREIGN_UNIT})", re.I)
 EXT_POSTAL = re.compile(rf"(?:{PLACE_SEP})(?!(?:19|20)\d\d(?![\w-]))\b{POSTAL}(?![\w-])")
 # "...\n\n Mexico 52199": a country and code after one blank line still close the block
 EXT_LAST_LINE = re.compile(rf"[ \t]*\n[ \t>]*\n[ \t>]*{PLACE_WORD}(?:[ \t-]+{PLACE_WORD}){{0,5}}[ \t]+{POSTAL}(?![\w-])")

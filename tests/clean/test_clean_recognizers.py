@@ -104,6 +104,11 @@ def test_numbered_and_block_streets_and_public_buildings():
     assert found("We're at 3100 nw 57th st now") == ["3100 nw 57th st"]
     assert found("Please send the documents to 2-14-3 Nishi-Shinjuku") == ["2-14-3 Nishi-Shinjuku"]
     assert found("we won 2-1-0 today lol") == []
+    # a unit before the house number, a flat or floor after the street as other languages write it
+    assert found("its 102/8 Bay Street, code for the gate") == ["102/8 Bay Street"]
+    assert found("I'm in 1203-88 Harbour St, concierge will let you up") == ["1203-88 Harbour St"]
+    assert found("A minha morada é Rua do Almada 155, 2º Esq., obrigado") == ["Rua do Almada 155, 2º Esq."]
+    assert found("the store is open 24/7 Main Street fans say") == ["7 Main Street"]  # "24/7" is no unit
     assert found("the estate agent says 31 Sycamore Lawn is ours") == ["31 Sycamore Lawn"]
     assert found("When was the Empire State Building at 350 Fifth Avenue completed?") == []
     assert found("I live at 350 Fifth Avenue") == ["350 Fifth Avenue"]
