@@ -327,10 +327,16 @@ def _lower_sentence(text: str, start: int, end: int) -> bool:
     return not any(c.isupper() for c in text[left:right])
 
 
+ABBREVIATION_END = re.compile(r"\b(?:st|ave|av|rd|blvd|ln|dr|ct|pl|ter|cres|sq|pkwy|hwy|cir|trl|hts|str|crt|mt|ft)\.$", re.I)
+
+
 def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:
     """Extend a street over the unit, places and postal code written after it; also say
     whether a unit or a postal code was among them (what makes a block an address)."""
     limit, coded = min(len(text), end + 160), False
+    if text[end - 1:end] == "." and not ABBREVIATION_END.search(text[max(0, end - 8):end]) and re.match(
+            r"[ \t]+[A-Z]", text[end:end + 3]):
+        return end, coded  # "I live at 350 Fifth Avenue. The Empire State Building ...": a full stop ends it
     for _ in range(8):
         for pattern in (EXT_UNIT, EXT_POSTAL, EXT_LAST_LINE):
             m = pattern.match(text, end, limit)

@@ -112,6 +112,9 @@ def test_numbered_and_block_streets_and_public_buildings():
     assert found("the estate agent says 31 Sycamore Lawn is ours") == ["31 Sycamore Lawn"]
     assert found("When was the Empire State Building at 350 Fifth Avenue completed?") == []
     assert found("I live at 350 Fifth Avenue") == ["350 Fifth Avenue"]
+    # a full stop after a whole street word ends the address; after an abbreviation the town follows
+    assert found("I live at 350 Fifth Avenue. The Empire State Building is near") == ["350 Fifth Avenue."]
+    assert found("12 Main St. Springfield, IL 62704") == ["12 Main St. Springfield, IL 62704"]
 
 
 def test_sums_and_events_are_no_contact_data():
