@@ -142,6 +142,7 @@ def in_code_list(text: str, start: int, end: int) -> bool:
 
 
 # -- postal codes --------------------------------------------------------------------
+YEAR_LIKE = re.compile(r"1[5-9]\d\d|20\d\d")  # a four-digit number that could be a year (1500-2099)
 US_STATES = ("AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH "
              "OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP AA AE AP").split()
 POSTAL_SHAPE = (r"\d{5}(?:-\d{4})?|\d{3}[ -]?\d{2}|\d{4,6}|\d{2}-\d{3}|\d{5}-\d{3}|\d{4}\s?[A-Z]{2}"
@@ -174,7 +175,7 @@ def _codes_after_cue(text: str) -> list[tuple[int, int]]:
         for m in WINDOW_CODE.finditer(text, cue.end(), min(stop.start() if stop else len(text), cue.end() + CUE_REACH)):
             code = m.group("code")
             digits = sum(c.isdigit() for c in code)
-            if (digits >= 4 or code != code.lower() and digits >= 2) and not re.fullmatch(r"1[5-9]\d\d|20\d\d", code) \
+            if (digits >= 4 or code != code.lower() and digits >= 2) and not YEAR_LIKE.fullmatch(code) \
                     and not MONEY_OR_UNIT.match(text[m.end():m.end() + 12]):
                 out.append((m.start(), m.end()))
     return out
@@ -296,14 +297,14 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
         word, code = m.group("place"), m.group("code")
         if not (word[0].isupper() or at_most_a_noun(word)) or kind_of(word[0].upper() + word[1:].lower()) != "place":
             continue
-        if re.fullmatch(r"1[5-9]\d\d|20\d\d", code) and not HOME_BEFORE.search(text[max(0, m.start("code") - 40):m.start("code")]):
+        if YEAR_LIKE.fullmatch(code) and not HOME_BEFORE.search(text[max(0, m.start("code") - 40):m.start("code")]):
             continue
         out.append((m.start("code"), m.end("code"), "ZIP_CODE", 0.6))
     for start, end, label in ents:
         if label != "GPE" or not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
             continue
         m = CODE_BEFORE.search(text[max(0, start - 12):start])
-        if m and not re.fullmatch(r"1[5-9]\d\d|20\d\d", m.group("code")):
+        if m and not YEAR_LIKE.fullmatch(m.group("code")):
             offset = max(0, start - 12)
             span = (offset + m.start("code"), offset + m.end("code"), "ZIP_CODE", 0.6)
             if span not in out:
@@ -404,7 +405,7 @@ def _looks_identifier(value: str, cued: bool) -> bool:
         return len(digits) >= 5
     if len(digits) < 9 or len(groups) > 5:
         return False
-    if len(groups) > 1 and (all(re.fullmatch(r"1[5-9]\d\d|20\d\d", g) for g in groups)
+    if len(groups) > 1 and (all(YEAR_LIKE.fullmatch(g) for g in groups)
                             or all(g == "000" for g in groups[1:])):
         return False  # "2019 2020 2021": years; "100 000 000": a number with spaced thousands
     if all(len(g) <= 2 for g in groups) and not groups[0].startswith("0"):

@@ -109,10 +109,15 @@ def _key(entity: str, value: str) -> str:
     return (value if ENTITIES[entity].match_as_written else re.sub(r"\W", "", value)).lower()
 
 
+def _user_text(turns: list[dict], texts: list[str]) -> tuple[str, str]:
+    """What the user turns hold, lower-cased: as written, and by letters and digits only (see _key)."""
+    flat = "\n".join(text for turn, text in zip(turns, texts) if turn["role"] == "user").lower()
+    return flat, re.sub(r"\W", "", flat)
+
+
 def user_sourced_values(turns: list[dict], texts: list[str], scans):
     """Drop the structured values of model turns that no user turn holds (see the module doc)."""
-    flat = "\n".join(text for turn, text in zip(turns, texts) if turn["role"] == "user").lower()
-    compact = re.sub(r"\W", "", flat)
+    flat, compact = _user_text(turns, texts)
 
     def given(text: str, span: dict) -> bool:
         key = _key(span["entity"], text[span["start"]:span["end"]])
@@ -126,7 +131,7 @@ def echoes_user_record(turns: list[dict], texts: list[str], scans) -> set[int]:
     """The model turns that repeat a structured value a user turn holds (an id number, a phone):
     the model is working on the user's own record (translating or filling it in), so the people
     its fields list are the user's too, though the user wrote them in another script."""
-    flat = re.sub(r"\W", "", "\n".join(text for turn, text in zip(turns, texts) if turn["role"] == "user").lower())
+    flat = _user_text(turns, texts)[1]
     return {i for i, (turn, text, scan) in enumerate(zip(turns, texts, scans)) if turn["role"] != "user"
             and any(s["entity"] in MODEL_MADE and not ENTITIES[s["entity"]].match_as_written
                     and len(key := _key(s["entity"], text[s["start"]:s["end"]])) >= 6 and key in flat for s in scan.spans)}
