@@ -9,19 +9,20 @@ them so a reader knows what "PII was redacted" means in numbers, not as a promis
 from __future__ import annotations
 
 BENCH = "bench/results/pii_heldout.json"
-TUNED_ON = "WildChat (589 conversations) and presidio-research's generated sets"
+TUNED_ON = ("WildChat (589 conversations), presidio-research's generated sets and other chitchat-dataset "
+            "conversations (the person-context model's labelled names)")
 HELD_OUT = ("270 hand-labelled real dialogues and 300 dialogues with planted (canary) values, from "
             "chitchat-dataset 0.9.0, OpenAssistant en_100_tree and Topical-Chat valid_freq")
 
 # (what, k, n): k of n; every row is one line of the card
 MEASURED = {
-    "real_private_removed": ("private values in real dialogues that a person would redact, removed", 51, 86),
+    "real_private_removed": ("private values in real dialogues that a person would redact, removed", 61, 86),
     "canary_names_removed": ("planted person names, removed", 130, 183),
     "canary_streets_removed": ("planted street addresses, removed", 65, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
                                  "left intact", 38, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
-                          "removed or damaged", 84, 3623),
+                          "removed or damaged", 96, 3623),
 }
 
 

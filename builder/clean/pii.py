@@ -116,6 +116,10 @@ class PiiDetector:
                NER_PACKAGE: version(NER_PACKAGE.replace("_", "-")), "ner_model": NER_MODEL}
         if self.config.public_figures:
             out["public_figures_sha256"] = self.config.public_figures_sha256
+        if self.config.person_context:
+            from classifiers.person_context.model import weights_sha256
+
+            out["person_context_sha256"] = weights_sha256()
         return out
 
     def scan(self, texts: list[str], english: list[bool] | None = None,

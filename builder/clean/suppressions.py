@@ -68,8 +68,12 @@ def model_names(ctx: Context) -> list[TurnScan]:
     stays when a name found in a user turn holds it, or its own context vouches for it and the
     user typed it. When the other side reads as a person (trait ``peer_chat``), a name its own
     grammar shows (an introduction, a vocative, a relation) is theirs to hide too; a name NER
-    alone finds there stays public, as chat about films and stars is what such talk is made of."""
+    (or NER with a weaker cue) finds there stays public, as chat about films and stars is what
+    such talk is made of, unless the learned person-context model reads its context as a private person's
+    (classifiers/person_context; ``--no-person-context`` turns it off)."""
     peer = ctx.traits.has("peer_chat")
+    if peer and ctx.config.person_context:
+        ctx.scans = judge_by_context(ctx)
     user_text = " ".join(t for turn, t in zip(ctx.turns, ctx.texts) if turn["role"] == "user")
     user_names = {bare(part) for turn, text, scan in zip(ctx.turns, ctx.texts, ctx.scans) if turn["role"] == "user"
                   for s in scan.spans if _person(s)
@@ -86,11 +90,35 @@ def model_names(ctx: Context) -> list[TurnScan]:
             return True  # "Hi Elena!": the model greets its interlocutor by the name it was given
         if peer and _person(s) and s.get("basis") in OWN_NAME_BASES + GRAMMAR_GUESSES:
             return True  # a person on the other side: "I'm alacritas", "what about you noelle?"
+        if peer and _person(s) and s.get("private_context") is not None:
+            return True  # the words around it say a private person: "talk to Steve Liddle about the grant"
         return not _person(s) or any(p in user_names for p in parts if len(p) >= 3) or (
             s.get("basis") not in WEAK and any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", user_text)
                                                for p in parts if len(p) >= 3))
 
     return keep_in_model_turns(ctx.turns, ctx.texts, ctx.scans, given)
+
+
+def judge_by_context(ctx: Context) -> list[TurnScan]:
+    """The scans with each PERSON span of the second side of a person-to-person chat that no
+    introduction, relation or vocative already makes that person's own marked ``private_context``
+    (the model's probability) where the learned person-context model reads its context as a
+    private person's (classifiers/person_context). Such a span stays, and no trait of the
+    dialogue (a story, a worksheet) makes it a character: the model read the span's own context."""
+    from classifiers.person_context.model import load
+
+    model = load()
+    traits = frozenset(ctx.traits.found)
+
+    def judged(i: int, turn: dict, text: str, s: dict) -> dict:
+        if turn["role"] == "user" or not _person(s) or s.get("basis") in PEER_OWN_BASES:
+            return s
+        p = model.probability(text, s["start"], s["end"], s.get("basis"), turn["role"], traits,
+                              ctx.traits.names_at(i))
+        return {**s, "private_context": round(p, 3)} if p >= model.threshold else s
+
+    return [replace(scan, spans=[judged(i, turn, text, s) for s in scan.spans])
+            for i, (turn, text, scan) in enumerate(zip(ctx.turns, ctx.texts, ctx.scans))]
 
 
 def model_values(ctx: Context) -> list[TurnScan]:
@@ -154,6 +182,8 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     of their own world (builder/clean/sentence.py), and it names no character the dialogue's
     story sets up or tells: no trait of the turn makes it a character or a public name."""
     words = text[span["start"]:span["end"]].split()
+    if span.get("private_context") is not None:
+        return True  # the person-context model read this span's context as a private person's
     if _in_record(ctx, words):
         return True  # "Attendees: Ana Ruiz, Tom Lee": people a record the user typed lists are real ones
     if ctx.turns[i]["role"] != "user":
@@ -217,6 +247,9 @@ def _characters(ctx: Context) -> set[str]:
 # vocative slot ("..., Chase."). In a model turn the "I" is the model and the comma is a narrator's
 # apposition ("his roommate, Chase."); only a greeting ("Hi Elena!") says it is the interlocutor.
 GRAMMAR_GUESSES = ("first_person", "vocative")
+# On the second side of a person-to-person chat these bases make a name that person's own already;
+# the person-context model judges the others (judge_by_context).
+PEER_OWN_BASES = (*OWN_NAME_BASES, *GRAMMAR_GUESSES, "vocative_greeting")
 
 
 def model_grammar_guesses(ctx: Context) -> list[TurnScan]:

@@ -47,6 +47,10 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Also redact person names, e-mails, IPs and phone or id numbers that only assistant turns "
                    "mention (by default they count as public knowledge or the model's own examples: a chat model "
                    "cannot know the user's private contacts).")
+@click.option("--no-person-context", is_flag=True,
+              help="Keep every name that only NER finds on the second side of a person-to-person chat public; by "
+                   "default a learned model of the words around it (classifiers/person_context) redacts those it "
+                   "reads as a private person's.")
 @click.option("--public-figures", type=click.Path(path_type=Path, dir_okay=False),
               help="A list of public figures (CSV/TSV with a 'name' column, or one name per line): a found name "
                    "that is one of them, whole, stays (e.g. Pantheon 1.0; names of two words or more).")
@@ -75,8 +79,8 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Examples per entity in --report (each shows the redacted value, read back from the input).")
 @executor_options
 def command(input_dir, output_dir, entities, pii_thresholds, action, entity_actions, max_redacted_share,
-            coherence_min_spans, languages, coherence, turn_timeout, chunk_chars, redact_model_names, public_figures,
-            no_pii,
+            coherence_min_spans, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_person_context,
+            public_figures, no_pii,
             no_exif, no_toxicity,
             toxicity_backend,
             toxicity_model, toxicity_checkpoint, toxicity_config, toxicity_thresholds, toxicity_int8,
@@ -109,7 +113,7 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
         action=action, entity_actions=tuple(sorted(parse_pairs(entity_actions, "--entity-action"))),
         max_redacted_share=max_redacted_share, coherence_min_spans=coherence_min_spans,
         languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
-        coherence=coherence, model_names_public=not redact_model_names,
+        coherence=coherence, model_names_public=not redact_model_names, person_context=not no_person_context,
         public_figures=str(public_figures.resolve()) if public_figures else None,
         public_figures_sha256=fingerprint(public_figures) if public_figures else None,
         turn_timeout_s=turn_timeout,

@@ -1,0 +1,79 @@
+"""The person-context model (classifiers/person_context): what it reads, what ships, and what
+clean does with it, driven through the real CLI on a planted person-to-person chat."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from builder.clean.suppressions import PEER_OWN_BASES
+from classifiers.person_context import features
+from classifiers.person_context.model import FEATURES_VERSION, WEIGHTS
+from classifiers.person_context.train import CANDIDATES, HERE, decided_at_run_time
+from conftest import dialogue, make_stage_folder
+
+CHAT = [("user", "hey! how was your weekend?"), ("assistant", "pretty good lol, my sister visited"),
+        ("user", "nice haha, what did you do?"),
+        ("assistant", "we went hiking with Marisol and her roommate. then we watched La La Land, Ryan Gosling was "
+                      "amazing in it")]
+
+
+def test_features_read_the_context_never_the_name():
+    text = "honestly Zebulon Quarrington texted me again last night lol"
+    start = text.index("Zebulon")
+    names = features.sparse(text, start, start + len("Zebulon Quarrington"), "ner", "assistant", frozenset())
+    assert not [f for f in names if "zebulon" in f or "quarrington" in f]
+    assert {"L1=honestly", "R1=texted", "R2=me", "n_words=2", "basis=ner", "S:first"} <= set(names)
+    assert "opens_sentence" not in names and "possessive" not in names
+
+
+def test_the_shipped_weights_match_the_code_and_load_from_safetensors():
+    from safetensors import safe_open
+
+    with safe_open(str(WEIGHTS), framework="numpy") as f:
+        meta = json.loads(f.metadata()["meta"])
+        assert f.get_tensor("sparse").shape == (features.DIMS,)
+    assert meta["features_version"] == FEATURES_VERSION and 0 < meta["threshold"] < 1
+    assert meta["spans"] == sum(meta["trained_on"].values())
+
+
+def test_the_labelled_spans_are_whole_and_labelled():
+    rows = [json.loads(line) for name in CANDIDATES for line in (HERE / name).read_text().splitlines()]
+    assert len(rows) == len({r["id"] for r in rows}) >= 1000
+    for r in rows:
+        assert r["text"][r["start"]:r["end"]] == r["value"], r["id"]
+        assert r["label"] in ("private", "public", "fictional", "not_person", "unsure") and r["why"], r["id"]
+        assert r["licence"] == "MIT" and r["source"] == "chitchat-dataset 0.9.0"
+
+
+def test_the_model_decides_only_what_no_grammar_cue_decides():
+    assert decided_at_run_time({"role": "assistant", "basis": "ner"})
+    assert not decided_at_run_time({"role": "user", "basis": "ner"})
+    assert not any(decided_at_run_time({"role": "assistant", "basis": b}) for b in PEER_OWN_BASES)
+
+
+def _clean(tmp_path, *extra):
+    from builder.cli import main
+
+    src = make_stage_folder(tmp_path / "in", [dialogue(CHAT, source_id="a")])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet",
+                                       *extra])
+    assert result.exit_code == 0, result.output
+    turns = pl.concat([pl.read_parquet(p) for p in sorted(out.glob("part-*.parquet"))]).to_dicts()[0]["turns"]
+    return turns[3]["text"], json.loads((out / "manifest.json").read_text())
+
+
+@pytest.mark.models
+def test_a_friend_on_the_second_side_goes_and_a_star_stays(tmp_path):
+    text, manifest = _clean(tmp_path / "on")
+    assert "Marisol" not in text and "with <PERSON> and her roommate" in text
+    assert "Ryan Gosling was amazing" in text
+    assert manifest["config"]["person_context"] is True
+    assert "person_context_sha256" in json.dumps(manifest["models"])
+    text, manifest = _clean(tmp_path / "off", "--no-person-context")
+    assert "hiking with Marisol and her roommate" in text  # without the model the second side's NER names are public
+    assert manifest["config"]["person_context"] is False
