@@ -8,7 +8,8 @@ private as the user's. The second side reads as a person when its turns are as s
 chat message (median ≤ 40 words, none over 150), it never writes like a model (no markdown
 list, heading or code fence, no "As an AI", "I hope this helps", "How can I assist"), the user
 does not set up a role-play (then a model plays a person), and at least one of its turns tells
-of a life (my wife, my dog, I went, I grew up), chats (lol, yeah, hmm, :) ) or asks back (you?).
+of a life (my wife, my dog, I went, I grew up), chats (lol, yeah, hmm, :) ), asks back (you?)
+or speaks of its own state (I'm, I was, I had, I don't).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ LIFE = re.compile(
     r"|\bi (?:went|live|lived|grew up|work|worked|was born|moved|used to|just got|got back|have been|'ve been)\b"
     r"|\b(?:lol|lmao|haha\w*|hehe|omg|xd|yeah|yea|yep|nah|um+|hm+|dude|gonna|gotta|kinda|cuz|tho|wbu|hbu)\b"
     r"|[:;]-?[)dp3]\B|\b(?:what|how) about you\b|\band you\?|(?:^|\n)\s*you\?"
-    r"|\bi (?:think|guess|like|love|hate|prefer|agree|remember|wish)\b", re.I)
+    r"|\bi (?:think|guess|like|love|hate|prefer|agree|remember|wish)\b"
+    r"|\bi(?:'m|’m| am| was| had| don'?t| do not| didn'?t| can'?t)\b", re.I)
 MEDIAN_WORDS = 40
 MAX_WORDS = 150
 
