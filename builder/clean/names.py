@@ -391,6 +391,27 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+NEXT_LOWER_WORD = re.compile(r"[ \t]+([a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]+)(?![\w])")
+
+
+def whole_lower_case_name(text: str, start: int, end: int) -> tuple[int, int]:
+    """A lower-case first name widened over the surname typed after it ("magdalena van der linde",
+    "ksenia abernathy"): particles, known last names and words that are no English words join."""
+    from builder.clean.truecase import is_english_word
+
+    while True:
+        m = NEXT_LOWER_WORD.match(text, end)
+        if not m:
+            break
+        word = m.group(1).strip("'’")
+        if word in NOT_NAMES or not (word in PARTICLES or word in _census("last_names.txt") or not is_english_word(word)):
+            break
+        end = m.end(1)
+    while end > start and text[end - 1] in "'’-":
+        end -= 1
+    return start, end
+
+
 def trim_lower_case(text: str, start: int, end: int) -> tuple[int, int]:
     """The capitalised words of an NER span in a turn that capitalises ("with amasing bread",
     "ins imple eng - Whether"): whoever capitalises anything capitalises names, so lower-case

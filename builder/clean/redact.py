@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from builder.clean import policy
+from builder.clean.context_names import add_unfound_names
 from builder.clean.pii import TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.clean.suppressions import Context
@@ -120,7 +121,10 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     if any(scan.timed_out for scan in scans):
         return Redaction(turns, [], reason="pii_timeout",
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
-    ctx = Context(turns, texts, scans, traits if traits is not None else tag(turns), config)
+    traits = traits if traits is not None else tag(turns)
+    if config.pii and config.person_context and "PERSON" in config.entities:
+        scans = add_unfound_names(turns, texts, scans, traits, config.chunk_chars)
+    ctx = Context(turns, texts, scans, traits, config)
     suppressed = [{**sp, "turn": i} for i, scan in enumerate(scans) for sp in scan.suppressed]
     suppressed += policy.apply(ctx)
     per_turn = propagate(texts, ctx.scans)

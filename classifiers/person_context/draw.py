@@ -23,7 +23,10 @@ HERE = Path(__file__).resolve().parent
 MIN_TURNS, MAX_TURNS = 4, 40
 # (seed, rows, bases or None for all, file): round 1 takes every PERSON span; round 2, from the
 # conversations round 1 left, only names NER alone vouches for (the spans the model decides).
-ROUNDS = {1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl")}
+# Round 3, from every conversation not held out (rounds 1 and 2's included): the words no finder
+# found that builder/clean/context_names.py proposes (basis "census" or "capital").
+ROUNDS = {1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
+          3: (3409, 640, "unfound", "candidates_3.jsonl")}
 EXCLUDE = ("bench/pii_heldout/labels.jsonl", "bench/pii_heldout/canaries.jsonl",
            "bench/pii_chitchat_tuning/dialogues.jsonl", "classifiers/topic/seed_real/dialogues.jsonl")
 
@@ -50,6 +53,7 @@ def main() -> None:
     import os
 
     from builder.clean.config import CleanConfig
+    from builder.clean.context_names import candidates
     from builder.clean.pii import PiiDetector
 
     source = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("MMRC_CHITCHAT_WHEEL", ""))
@@ -63,8 +67,8 @@ def main() -> None:
                          "(pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
     data = load(source)
     excluded = set().union(*(source_ids(ROOT / p) for p in EXCLUDE))
-    for earlier in range(1, round_):
-        excluded |= source_ids(HERE / ROUNDS[earlier][3])
+    if round_ == 2:  # round 2 draws from the conversations round 1 left; round 3 from all of them
+        excluded |= source_ids(HERE / ROUNDS[1][3])
     pool = sorted(cid for cid, conv in data.items() if cid not in excluded
                   and MIN_TURNS <= len([r for r in conv["messages"] if r]) <= MAX_TURNS)
     random.Random(seed).shuffle(pool)
@@ -76,14 +80,19 @@ def main() -> None:
         scans = iter(detector.scan(texts, None, [k > 0 for _, turns in batch for k in range(len(turns))]))
         for cid, turns in batch:
             found = [(t, next(scans)) for t in turns]
-            hits = [(t, s) for t, scan in found for s in scan.spans if s["entity"] == "PERSON"
-                    and (bases is None or s.get("basis") in bases)]
+            if bases == "unfound":
+                hits = [(t, {"start": a, "end": b, "basis": kind}) for t, scan in found
+                        for a, b, kind in candidates(t["text"], scan.spans)]
+            else:
+                hits = [(t, s) for t, scan in found for s in scan.spans if s["entity"] == "PERSON"
+                        and (bases is None or s.get("basis") in bases)]
             if not hits:
                 continue
             convs += 1
             for turn, span in hits:
                 prev = turns[turn["index"] - 1]["text"] if turn["index"] else ""
-                rows.append({"id": f"pc{round_}-{len(rows) + 1:04d}" if round_ > 1 else f"pc-{len(rows) + 1:04d}", "source": "chitchat-dataset 0.9.0", "source_id": cid,
+                number = f"pc{round_}-{len(rows) + 1:04d}" if round_ > 1 else f"pc-{len(rows) + 1:04d}"
+                rows.append({"id": number, "source": "chitchat-dataset 0.9.0", "source_id": cid,
                              "licence": "MIT", "turn": turn["index"], "role": turn["role"],
                              "start": span["start"], "end": span["end"],
                              "value": turn["text"][span["start"]:span["end"]], "basis": span.get("basis"),

@@ -23,7 +23,8 @@ FEATURES_VERSION = "2"
 class PersonContext:
     def __init__(self, sparse_w: np.ndarray, dense_w: np.ndarray, bias: float, meta: dict, vectors, first_names):
         self.sparse_w, self.dense_w, self.bias, self.meta = sparse_w, dense_w, bias, meta
-        self.threshold = float(meta["threshold"])
+        self.threshold = float(meta["threshold"])  # names a finder found, on the second side of a peer chat
+        self.threshold_unfound = float(meta["threshold_unfound"])  # words no finder found (context_names.py)
         self.vectors, self.first_names = vectors, first_names
 
     def probability(self, text: str, start: int, end: int, basis: str | None, role: str,

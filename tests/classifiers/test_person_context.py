@@ -36,7 +36,7 @@ def test_the_shipped_weights_match_the_code_and_load_from_safetensors():
     with safe_open(str(WEIGHTS), framework="numpy") as f:
         meta = json.loads(f.metadata()["meta"])
         assert f.get_tensor("sparse").shape == (features.DIMS,)
-    assert meta["features_version"] == FEATURES_VERSION and 0 < meta["threshold"] < 1
+    assert meta["features_version"] == FEATURES_VERSION and 0 < meta["threshold"] < 1 and 0 < meta["threshold_unfound"] < 1
     assert meta["spans"] == sum(meta["trained_on"].values())
 
 

@@ -1,0 +1,75 @@
+"""Names no finder found, proposed by their shape and judged by the person-context model.
+
+NER misses names it has not seen ("Chiamaka got the job", "Aisling") and most names typed in
+lower case ("picking up lucas and ana", "dawn said she'd cover"). Two kinds of word are proposed
+here, where no found value stands:
+
+- ``census``: a known first name (US census) that as an English word is at most a noun ("sarah",
+  "tyler"; never "mark", "grace" or "will", which are verbs and adjectives too);
+- ``capital``: a capitalised word inside a sentence that is no English word ("with Chiamaka").
+
+Each is judged by the person-context model (classifiers/person_context) with the dialogue's
+traits, in the turns a person typed (the user's, and the second side's in a person-to-person
+chat: a model's names are public or invented) that are English, of chat size, with no code and no
+long paste; one it reads as a
+private person's becomes a PERSON span with basis ``context`` and
+``private_context`` (its probability), so that the policy treats it like a name its own context
+vouches for. The threshold for these candidates is the model's ``threshold_unfound``, chosen out of
+fold on hand-labelled candidates of this kind.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+WORD = re.compile(r"(?<![\w@#/.'’-])([^\W\d_][^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?![\w@/]|['’-]\w)")
+SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*|\n\s*|[\"“(]\s*)$")
+
+
+def candidates(text: str, spans: list[dict]) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of the words of ``text`` that may be a name no finder found."""
+    from builder.clean.names import lower_case_first_name
+    from builder.clean.truecase import is_english_word
+
+    taken = [(s["start"], s["end"]) for s in spans]
+    out = []
+    for m in WORD.finditer(text):
+        start, end, word = m.start(1), m.end(1), m.group(1)
+        if any(a < end and start < b for a, b in taken):
+            continue
+        if lower_case_first_name(word.split("-")[0]) and (word.islower() or word.istitle()):
+            out.append((start, end, "census"))
+        elif (word[0].isupper() and word[1:].replace("-", "").islower() and not is_english_word(word)
+              and not SENTENCE_START.search(text[max(0, start - 4):start])):
+            out.append((start, end, "capital"))
+    return out
+
+
+def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
+    """The scans with a PERSON span added for each candidate the person-context model reads as a
+    private person's (see the module docstring)."""
+    from builder.clean.names import whole_lower_case_name, whole_name
+    from classifiers.person_context.model import load
+
+    model = load()
+    found = frozenset(traits.found)
+    peer = traits.has("peer_chat")
+    out = []
+    for i, (turn, text, scan) in enumerate(zip(turns, texts, scans)):
+        typed = turn["role"] == "user" or (peer and turn["role"] == "assistant")
+        if (not typed or not scan.english or not text or len(text) > max_chars or traits.at("code", i)
+                or traits.at("long_paste", i)):
+            out.append(scan)
+            continue
+        added = []
+        for start, end, kind in candidates(text, [*scan.spans, *scan.suppressed]):
+            p = model.probability(text, start, end, kind, turn["role"], found, traits.names_at(i))
+            if p >= model.threshold_unfound:
+                start, end = whole_name(text, start, end)  # never half a name: "Ksenia Abernathy"
+                if text[start:end].islower():
+                    start, end = whole_lower_case_name(text, start, end)  # "magdalena van der linde"
+                added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
+                              "basis": "context", "private_context": round(p, 3)})
+        out.append(replace(scan, spans=sorted([*scan.spans, *added], key=lambda s: s["start"])) if added else scan)
+    return out
