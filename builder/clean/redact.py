@@ -34,6 +34,7 @@ class Redaction:
     shares: dict[int, float] = field(default_factory=dict)
     evidence: list[dict] = field(default_factory=list)  # the spans that made turns go (original offsets)
     suppressed: list[dict] = field(default_factory=list)  # found, then kept by a named rule (suppressed_by)
+    by_model: dict[str, int] = field(default_factory=dict)  # values redacted on the person-context model's reading
 
 
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"“(]\s*)$")
@@ -127,6 +128,7 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     ctx = Context(turns, texts, scans, traits, config)
     suppressed = [{**sp, "turn": i} for i, scan in enumerate(scans) for sp in scan.suppressed]
     suppressed += policy.apply(ctx)
+    by_model = model_decisions(ctx.scans)
     per_turn = propagate(texts, ctx.scans)
     redactor = Redactor(config, dialogue_id)
     shares, too_much = {}, []
@@ -146,7 +148,7 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
         cleaned_turns.append({**turn, "text": new_text})
         pii.append(new_spans)
     if not too_much:
-        return Redaction(cleaned_turns, _flat(pii), shares=shares, suppressed=suppressed)
+        return Redaction(cleaned_turns, _flat(pii), shares=shares, suppressed=suppressed, by_model=by_model)
     if config.coherence == "drop":
         return Redaction(turns, [], reason="pii_coherence", deleted_turns=too_much, shares=shares, evidence=evidence,
                          suppressed=suppressed)
@@ -159,7 +161,20 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     kept_turns = [{**cleaned_turns[i], "index": new} for new, i in enumerate(left)]
     kept_pii = [[{**s} for s in pii[i]] for i in left]
     return Redaction(kept_turns, _flat(kept_pii), deleted_turns=sorted(gone), shares=shares, evidence=evidence,
-                     suppressed=suppressed)
+                     suppressed=suppressed, by_model=by_model)
+
+
+def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
+    """How many spans the policy kept stand on the person-context model's reading: a found name on
+    the second side of a person-to-person chat (``person_context_found``) or a word no finder found
+    (``person_context_unfound``, basis ``context``)."""
+    out: dict[str, int] = {}
+    for scan in scans:
+        for s in scan.spans:
+            if s.get("private_context") is not None:
+                key = "person_context_unfound" if s.get("basis") == "context" else "person_context_found"
+                out[key] = out.get(key, 0) + 1
+    return out
 
 
 def replaced_share(text: str, spans: list[dict]) -> float:

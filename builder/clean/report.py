@@ -39,6 +39,10 @@ def funnel_lines(folder: Path) -> list[str]:
     if suppressed:
         lines.append("  found but kept, per rule (builder/clean/policy.py, precision.SPAN_RULES): "
                      + ", ".join(f"{k} {v}" for k, v in sorted(suppressed.items(), key=lambda kv: (-kv[1], kv[0]))))
+    by_model = manifest.get("redacted_by_model") or stats.get("by_model") or {}
+    if by_model:
+        lines.append("  redacted on the person-context model's reading (classifiers/person_context): "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(by_model.items())))
     traits = manifest.get("traits") or stats.get("traits") or {}
     if traits:
         lines.append("  dialogue traits (builder/traits): " + ", ".join(f"{k} {v}" for k, v in sorted(traits.items())))

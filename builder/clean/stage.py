@@ -75,6 +75,7 @@ class CleanStage:
                        "languages": {}, "turns_without_english_ner": 0}
         ledger, out_rows = [], []
         stats["suppressed"] = {}
+        stats["by_model"] = {}
         stats["traits"] = {}
         rows = self._languages(rows, ledger, stats)
         for row in rows:  # tagged once; the PII policy, swap and the toxicity lexicon read them
@@ -103,6 +104,10 @@ class CleanStage:
                 stats["suppressed"][rule] = stats["suppressed"].get(rule, 0) + n
             if suppressed:
                 routing["suppressed"] = suppressed
+            for key, n in red.by_model.items():
+                stats["by_model"][key] = stats["by_model"].get(key, 0) + n
+            if red.by_model:
+                routing["by_model"] = red.by_model
             if red.reason:
                 ledger.append(_row(row, "dropped", red.reason, {"deleted_turns": red.deleted_turns,
                                                                  "redacted_share": _keys(red.shares),
@@ -231,6 +236,7 @@ class CleanStage:
 
         finders = language_independent(build_finders(self.config.entities)) if self.config.pii else []
         return {"funnel": stats.get("funnel", {}), "suppressed_by_rule": stats.get("suppressed", {}),
+                "redacted_by_model": stats.get("by_model", {}),
                 "traits": stats.get("traits", {}),
                 "decided_by": {"toxicity": self._describe_toxicity()["name"] if self.config.toxicity else None,
                                "pii": f"presidio+{NER_MODEL}" if self.config.pii else None},

@@ -3,6 +3,8 @@ clean judges them with the person-context model, end to end through the CLI."""
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -34,12 +36,17 @@ def test_clean_redacts_the_names_the_model_reads_as_private_and_the_switch_turns
 
     chat = [("user", "sorry cant talk rn, picking up lucas and ana from school"), ("assistant", "No problem!")]
     src = make_stage_folder(tmp_path / "in", [dialogue(chat, source_id="a")])
-    texts = {}
+    texts, manifests = {}, {}
     for name, extra in (("on", []), ("off", ["--no-person-context"])):
         out = tmp_path / name
         result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon",
                                            "--quiet", *extra])
         assert result.exit_code == 0, result.output
         texts[name] = pl.read_parquet(sorted(out.glob("part-*.parquet"))[0]).to_dicts()[0]["turns"][0]["text"]
+        manifests[name] = json.loads((out / "manifest.json").read_text())
     assert texts["on"] == "sorry cant talk rn, picking up <PERSON> and <PERSON> from school"
     assert texts["off"] == chat[0][1]
+    assert manifests["on"]["redacted_by_model"] == {"person_context_unfound": 2}
+    assert manifests["off"]["redacted_by_model"] == {}
+    report = CliRunner().invoke(main, ["clean", "-o", str(tmp_path / "on"), "--report"])
+    assert "redacted on the person-context model's reading" in report.output and "person_context_unfound 2" in report.output
