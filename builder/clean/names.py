@@ -396,17 +396,27 @@ NEXT_LOWER_WORD = re.compile(r"[ \t]+([a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]+)(?![
 
 def whole_lower_case_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A lower-case first name widened over the surname typed after it ("magdalena van der linde",
-    "ksenia abernathy"): particles, known last names and words that are no English words join."""
-    from builder.clean.truecase import is_english_word
+    "ksenia abernathy"): particles before a surname, known last names that are at most nouns
+    ("smith", not "said") and words that are no English words join."""
+    from builder.clean.truecase import at_most_a_noun, is_english_word
 
+    at = end
     while True:
-        m = NEXT_LOWER_WORD.match(text, end)
+        m = NEXT_LOWER_WORD.match(text, at)
         if not m:
             break
         word = m.group(1).strip("'’")
-        if word in NOT_NAMES or not (word in PARTICLES or word in _census("last_names.txt") or not is_english_word(word)):
+        possessive = word.endswith(("'s", "’s"))
+        word = word[:-2] if possessive else word
+        if word in PARTICLES:
+            at = m.end(1)  # "van der" joins only with the surname after it
+            continue
+        if word in NOT_NAMES or not ((word in _census("last_names.txt") and at_most_a_noun(word))
+                                     or not is_english_word(word)):
+            break  # "said", "young": census surnames that are verbs or adjectives in lower case
+        at = end = m.end(1) - (2 if possessive else 0)
+        if possessive:
             break
-        end = m.end(1)
     while end > start and text[end - 1] in "'’-":
         end -= 1
     return start, end

@@ -40,22 +40,43 @@ class PersonContext:
 def weights_sha256() -> str:
     import hashlib
 
-    return hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()
+    return hashlib.sha256(_weights_bytes()).hexdigest()
+
+
+def _weights_bytes() -> bytes:
+    from builder.errors import ModelError
+
+    try:
+        return WEIGHTS.read_bytes()
+    except OSError as exc:
+        raise ModelError(f"the person-context model {WEIGHTS} cannot be read ({exc.strerror}): reinstall the "
+                         "package, or pass --no-person-context") from exc
 
 
 @functools.cache
 def load() -> PersonContext:
-    from safetensors import safe_open
-    from safetensors.numpy import load_file
+    from safetensors.numpy import load as load_bytes
 
     from builder.clean.names import first_names
     from builder.clean.recognizers import load_ner
+    from builder.errors import ModelError
 
-    tensors = load_file(str(WEIGHTS))
-    with safe_open(str(WEIGHTS), framework="numpy") as f:
-        meta = json.loads(f.metadata()["meta"])
-    if meta.get("features_version") != FEATURES_VERSION:
-        raise ValueError(f"{WEIGHTS.name} was trained on features version {meta.get('features_version')}, "
-                         f"this code reads version {FEATURES_VERSION}: rerun classifiers/person_context/train.py")
-    return PersonContext(tensors["sparse"], tensors["dense"], float(tensors["bias"][0]), meta,
-                         features.Vectors(load_ner().vocab), first_names())
+    raw = _weights_bytes()
+    try:
+        tensors = load_bytes(raw)
+        header = json.loads(raw[8:8 + int.from_bytes(raw[:8], "little")])
+        meta = json.loads(header["__metadata__"]["meta"])
+        weights = (tensors["sparse"], tensors["dense"], float(tensors["bias"][0]))
+        thresholds = float(meta["threshold"]), float(meta["threshold_unfound"])
+    except Exception as exc:  # any damage to the file: one clear line, never a traceback
+        raise ModelError(f"the person-context model {WEIGHTS} is damaged ({type(exc).__name__}: {exc}): reinstall "
+                         "the package, or pass --no-person-context") from exc
+    if meta.get("features_version") != FEATURES_VERSION or weights[0].shape != (features.DIMS,) or not all(
+            0 < t < 1 for t in thresholds):
+        raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
+                         f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.person_context.train")
+    vectors = features.Vectors(load_ner().vocab)
+    if weights[1].size not in (0, vectors.width * (3 if features.NAME_VECTOR else 2)):
+        raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
+                         f"({vectors.width}): rerun python -m classifiers.person_context.train")
+    return PersonContext(*weights, meta, vectors, first_names())

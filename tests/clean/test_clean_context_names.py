@@ -50,3 +50,19 @@ def test_clean_redacts_the_names_the_model_reads_as_private_and_the_switch_turns
     assert manifests["off"]["redacted_by_model"] == {}
     report = CliRunner().invoke(main, ["clean", "-o", str(tmp_path / "on"), "--report"])
     assert "redacted on the person-context model's reading" in report.output and "person_context_unfound 2" in report.output
+
+
+@pytest.mark.parametrize("text, name", [
+    ("magdalena van der linde is here", "magdalena van der linde"),
+    ("magdalena van van de de", "magdalena"),  # particles join only with a surname after them
+    ("ksenia abernathy's cat", "ksenia abernathy"),
+    ("ksenia smith is here", "ksenia smith"),
+    ("ksenia abernathy-smith said hi", "ksenia abernathy-smith"),  # "said" is a census surname, and a verb
+    ("lucas young is late", "lucas"),
+])
+def test_a_lower_case_first_name_takes_its_surname_and_no_more(text, name):
+    from builder.clean.names import whole_lower_case_name
+
+    first = text.split()[0]
+    start, end = whole_lower_case_name(text, 0, len(first))
+    assert text[start:end] == name
