@@ -31,7 +31,7 @@ class CleanConfig:
     action: str = "placeholder"
     entity_actions: tuple[tuple[str, str], ...] = ()
     model_names_public: bool = True  # a PERSON or value only a model turn mentions is public or its example
-    person_context: bool = True  # the learned context model judges the second side's NER-only names (classifiers/person_context)
+    person_context: bool = True  # the learned person-context model (classifiers/person_context): second side's names, unfound words
     max_redacted_share: float = 0.5
     coherence_min_spans: int = 3  # and at least this many replacements in the turn (redact.replaced_share)
     coherence: str = "drop"

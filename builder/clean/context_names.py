@@ -24,7 +24,7 @@ import re
 from dataclasses import replace
 
 WORD = re.compile(r"(?<![\w@#/.'’-])([^\W\d_][^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?![\w@/]|['’-]\w)")
-SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*|\n\s*|[\"“(]\s*)$")
+SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s*|\n\s*|[\"“(]\s*)$")  # as redact.SENTENCE_START, and "…"
 
 
 def candidates(text: str, spans: list[dict]) -> list[tuple[int, int, str]]:
@@ -41,7 +41,7 @@ def candidates(text: str, spans: list[dict]) -> list[tuple[int, int, str]]:
         if lower_case_first_name(word.split("-")[0]) and (word.islower() or word.istitle()):
             out.append((start, end, "census"))
         elif (word[0].isupper() and word[1:].replace("-", "").islower() and not is_english_word(word)
-              and not SENTENCE_START.search(text[max(0, start - 4):start])):
+              and not SENTENCE_START.search(text[max(0, start - 8):start])):
             out.append((start, end, "capital"))
     return out
 
@@ -62,8 +62,10 @@ def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, 
                 or traits.at("long_paste", i)):
             out.append(scan)
             continue
-        added = []
+        added: list[dict] = []
         for start, end, kind in candidates(text, [*scan.spans, *scan.suppressed]):
+            if any(a["start"] < end and start < a["end"] for a in added):
+                continue  # inside a name already taken with its surname
             p = model.probability(text, start, end, kind, turn["role"], found, traits.names_at(i))
             if p >= model.threshold_unfound:
                 start, end = whole_name(text, start, end)  # never half a name: "Ksenia Abernathy"

@@ -397,7 +397,8 @@ NEXT_LOWER_WORD = re.compile(r"[ \t]+([a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]+)(?![
 def whole_lower_case_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A lower-case first name widened over the surname typed after it ("magdalena van der linde",
     "ksenia abernathy"): particles before a surname, known last names that are at most nouns
-    ("smith", not "said") and words that are no English words join."""
+    ("smith", not "said") and words of four letters or more, with a vowel, that are no English words
+    join ("tmrw", "ngl" do not)."""
     from builder.clean.truecase import at_most_a_noun, is_english_word
 
     at = end
@@ -411,8 +412,8 @@ def whole_lower_case_name(text: str, start: int, end: int) -> tuple[int, int]:
         if word in PARTICLES:
             at = m.end(1)  # "van der" joins only with the surname after it
             continue
-        if word in NOT_NAMES or not ((word in _census("last_names.txt") and at_most_a_noun(word))
-                                     or not is_english_word(word)):
+        unknown = not is_english_word(word) and len(word) >= 4 and re.search(r"[aeiouyà-öø-ÿ]", word) is not None
+        if word in NOT_NAMES or not ((word in _census("last_names.txt") and at_most_a_noun(word)) or unknown):
             break  # "said", "young": census surnames that are verbs or adjectives in lower case
         at = end = m.end(1) - (2 if possessive else 0)
         if possessive:

@@ -103,7 +103,7 @@ class PiiDetector:
 
             _LOADED[key] = (load_ner(), build_finders(self.config.entities))
         self.nlp, self.finders = _LOADED[key]
-        if self.config.person_context:  # fail here, once, with one line, rather than in the middle of a shard
+        if self.config.person_context and "PERSON" in self.config.entities:  # fail here, once, with one line, rather than in the middle of a shard
             from classifiers.person_context.model import load as load_person_context
 
             load_person_context()

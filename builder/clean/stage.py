@@ -34,7 +34,14 @@ from builder.traits import Traits, tag
 
 class CleanStage:
     name = "clean"
-    version = "1"
+    @property
+    def version(self) -> str:
+        """"1", and the person-context weights' hash when the model judges names: new weights rerun the stage."""
+        if self.config.pii and self.config.person_context and "PERSON" in self.config.entities:
+            from classifiers.person_context.model import weights_sha256
+
+            return f"1+person_context.{weights_sha256()[:16]}"
+        return "1"
     reads = ("dialogue_id", "turns", "language")
     writes = ("turns", "pii", "toxicity", "language", "traits")
 

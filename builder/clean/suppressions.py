@@ -72,7 +72,7 @@ def model_names(ctx: Context) -> list[TurnScan]:
     such talk is made of, unless the learned person-context model reads its context as a private person's
     (classifiers/person_context; ``--no-person-context`` turns it off)."""
     peer = ctx.traits.has("peer_chat")
-    if peer and ctx.config.person_context:
+    if peer and ctx.config.pii and ctx.config.person_context and "PERSON" in ctx.config.entities:
         ctx.scans = judge_by_context(ctx)
     user_text = " ".join(t for turn, t in zip(ctx.turns, ctx.texts) if turn["role"] == "user")
     user_names = {bare(part) for turn, text, scan in zip(ctx.turns, ctx.texts, ctx.scans) if turn["role"] == "user"
@@ -111,7 +111,8 @@ def judge_by_context(ctx: Context) -> list[TurnScan]:
     traits = frozenset(ctx.traits.found)
 
     def judged(i: int, turn: dict, text: str, s: dict) -> dict:
-        if turn["role"] == "user" or not _person(s) or s.get("basis") in PEER_OWN_BASES:
+        if (turn["role"] != "assistant" or not _person(s) or s.get("basis") in PEER_OWN_BASES
+                or s.get("private_context") is not None):  # a word add_unfound_names accepted is judged once
             return s
         p = model.probability(text, s["start"], s["end"], s.get("basis"), turn["role"], traits,
                               ctx.traits.names_at(i))
@@ -182,8 +183,8 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
     of their own world (builder/clean/sentence.py), and it names no character the dialogue's
     story sets up or tells: no trait of the turn makes it a character or a public name."""
     words = text[span["start"]:span["end"]].split()
-    if span.get("private_context") is not None:
-        return True  # the person-context model read this span's context as a private person's
+    if span.get("private_context") is not None and ctx.turns[i]["role"] != "user":
+        return True  # the second side of a person-to-person chat, read by the person-context model as private
     if _in_record(ctx, words):
         return True  # "Attendees: Ana Ruiz, Tom Lee": people a record the user typed lists are real ones
     if ctx.turns[i]["role"] != "user":

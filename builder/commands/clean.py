@@ -48,9 +48,9 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
                    "mention (by default they count as public knowledge or the model's own examples: a chat model "
                    "cannot know the user's private contacts).")
 @click.option("--no-person-context", is_flag=True,
-              help="Keep every name that only NER finds on the second side of a person-to-person chat public; by "
-                   "default a learned model of the words around it (classifiers/person_context) redacts those it "
-                   "reads as a private person's.")
+              help="Turn off the learned person-context model (classifiers/person_context). By default it redacts "
+                   "the names on the second side of a person-to-person chat and the words no finder found in turns "
+                   "a person typed (\"picking up lucas\") that it reads as a private person's.")
 @click.option("--public-figures", type=click.Path(path_type=Path, dir_okay=False),
               help="A list of public figures (CSV/TSV with a 'name' column, or one name per line): a found name "
                    "that is one of them, whole, stays (e.g. Pantheon 1.0; names of two words or more).")

@@ -1,4 +1,4 @@
-"""What the person-context model reads about one name span: its context, never the name itself.
+"""What the person-context model reads about one name span: its context, and its words only as word vectors.
 
 A name's own letters say little about whether its bearer is a private person (a friend called
 Chris, Chris Evans); the words around it say a lot ("my roommate X", "X texted me" against "X
@@ -7,7 +7,9 @@ as Captain America", "X's new album"). So the features are the words before and 
 shape (how many words, lower case, in the census first-name list, possessive), how the detector
 found it (``basis``), whose turn it is and the dialogue's traits (a story, sport and show
 business, a worksheet: builder/traits); and the NER model's word vectors of the three words on
-each side, so "my nephew" carries over from "my cousin". The name's own words are never hashed.
+each side, so "my nephew" carries over from "my cousin", and of the name's own words (how the
+language uses them: "Thor" sits with characters, "Haley" with first names). The name's own words
+are never hashed as features, so no name is learnt by heart.
 
 Sparse features are hashed with CRC32 into ``DIMS`` buckets (stable across processes).
 """
@@ -53,7 +55,8 @@ def sparse(text: str, start: int, end: int, basis: str | None, role: str, first_
         out.append("first_name_list")
     if re.match(r"['’]s\b", text[end:end + 3]):
         out.append("possessive")
-    if not left or left[0] in ".!?\n":
+    before = [(s, e) for s, e, _ in toks if e <= start]
+    if not left or left[0] in ".!?" or "\n" in text[before[-1][1]:start]:
         out.append("opens_sentence")
     for k, w in enumerate(left[:WINDOW]):
         out += [f"L{k + 1}={w}", f"L={w}"]
@@ -88,8 +91,8 @@ def _sentence(left: list[str], right: list[str]) -> set[str]:
 
 
 def dense(text: str, start: int, end: int, vector_of) -> np.ndarray:
-    """Mean word vector of the ``VECTOR_WORDS`` words before and after the span (zeros where none),
-    each L2-normalised: 2 x the vector width."""
+    """Mean word vector of the ``VECTOR_WORDS`` words before and after the span and (``NAME_VECTOR``)
+    of the span's own words (zeros where none), each L2-normalised: 3 x the vector width."""
     toks = [t for t in _tokens(text) if t[2].isalpha()]
     left = [w for s, e, w in toks if e <= start][::-1][:VECTOR_WORDS]
     right = [w for s, e, w in toks if s >= end][:VECTOR_WORDS]

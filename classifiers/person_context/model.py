@@ -17,7 +17,7 @@ import numpy as np
 from classifiers.person_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "person_context.safetensors"
-FEATURES_VERSION = "2"
+FEATURES_VERSION = "3"
 
 
 class PersonContext:

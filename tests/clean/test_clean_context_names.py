@@ -66,3 +66,51 @@ def test_a_lower_case_first_name_takes_its_surname_and_no_more(text, name):
     first = text.split()[0]
     start, end = whole_lower_case_name(text, 0, len(first))
     assert text[start:end] == name
+
+
+def _redact(chat, scan=True, **config):
+    from builder.clean.config import CleanConfig
+    from builder.clean.pii import PiiDetector, TurnScan
+    from builder.clean.redact import redact_dialogue
+
+    cfg = CleanConfig(**config)
+    turns = [{"index": i, "role": r, "text": t, "images": []} for i, (r, t) in enumerate(chat)]
+    scans = (PiiDetector(cfg).scan([t["text"] for t in turns], None, [i > 0 for i in range(len(turns))]) if scan
+             else [TurnScan() for _ in turns])
+    return redact_dialogue("d", turns, scans, cfg)
+
+
+@pytest.mark.models
+def test_a_story_requests_names_stay_characters_whatever_the_model_reads():
+    red = _redact([("user", "write a short story: lucas and his sister emma get lost in the woods"),
+                   ("assistant", "Once upon a time...")])
+    assert red.turns[0]["text"] == "write a short story: lucas and his sister emma get lost in the woods"
+    assert red.by_model == {}
+
+
+@pytest.mark.models
+def test_without_pii_or_without_person_the_model_is_never_loaded(monkeypatch):
+    from builder.clean.config import CleanConfig
+    from builder.clean.entities import DEFAULT_ENTITIES
+    from builder.clean.stage import CleanStage
+    from classifiers.person_context import model
+
+    def refuse():
+        raise AssertionError("the person-context model was loaded")
+
+    monkeypatch.setattr(model, "load", refuse)
+    chat = [("user", "hey! how was your weekend?"), ("assistant", "pretty good lol, my sister visited"),
+            ("user", "nice, what did you do?"), ("assistant", "we went hiking with Marisol lol")]
+    assert "Marisol" in _redact(chat, scan=False, pii=False).turns[3]["text"]
+    no_person = tuple(e for e in DEFAULT_ENTITIES if e != "PERSON")
+    assert "Marisol" in _redact(chat, entities=no_person).turns[3]["text"]
+    assert CleanStage(CleanConfig(pii=False)).version == "1"
+
+
+def test_new_weights_rerun_the_stage():
+    from builder.clean.config import CleanConfig
+    from builder.clean.stage import CleanStage
+    from classifiers.person_context.model import weights_sha256
+
+    assert CleanStage(CleanConfig()).version == f"1+person_context.{weights_sha256()[:16]}"
+    assert CleanStage(CleanConfig(person_context=False)).version == "1"
