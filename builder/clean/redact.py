@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from builder.clean import policy
 from builder.clean.context_names import add_unfound_names
+from builder.clean.names import PARTICLES, lower_case_first_name
 from builder.clean.pii import TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.clean.suppressions import Context
@@ -51,7 +52,9 @@ def _spreadable_part(part: str) -> bool:
 def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[str, float, bool]]:
     """``{value: (entity, score, common_word)}`` of everything found, name parts included.
 
-    A name is looked for with its exact case ("Anna" but not "anna", never "the"). A name
+    A name is looked for with its exact case ("Anna" but not "anna", never "the"); a name found
+    in lower case also in title case, and its parts that are census first names and at most nouns in
+    lower case too ("lucas" ... "lucas was mad"; never "für" of a German clause NER took). A name
     found as a single word that is also an English word ("Material", "Lily") is not looked
     for elsewhere; as a part of a longer name ("Will Turner") it is looked for only inside a
     sentence, never as its first word ("Will you...")."""
@@ -65,7 +68,11 @@ def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[st
                 if len(value) >= 4:
                     values.setdefault(value, (s["entity"], s["score"], False))
                 continue
-            if value.islower():  # "my name praba": the model will write "Praba"
+            if value.islower():  # "my name praba": the model will write "Praba", a person "praba" again
+                for part in value.split():
+                    part = part.strip(".,'\"’")
+                    if part not in NOT_NAMES and part not in PARTICLES and lower_case_first_name(part):
+                        values.setdefault(part, ("PERSON", s["score"], False))
                 value = value.title()
             words = value.split()
             if len(words) > 1 or (_spreadable_part(value.strip(".,'\"")) and not is_english_word(value)):

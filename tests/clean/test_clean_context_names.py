@@ -114,3 +114,10 @@ def test_new_weights_rerun_the_stage():
 
     assert CleanStage(CleanConfig()).version == f"1+person_context.{weights_sha256()[:16]}"
     assert CleanStage(CleanConfig(person_context=False)).version == "1"
+
+
+@pytest.mark.models
+def test_a_lower_case_name_goes_wherever_it_is_typed_again():
+    red = _redact([("user", "sorry cant talk rn, picking up lucas and ana from school"), ("assistant", "ok, good luck!"),
+                   ("user", "lucas was mad haha, the van was late")])
+    assert red.turns[2]["text"] == "<PERSON> was mad haha, the van was late"
