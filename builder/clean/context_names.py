@@ -6,7 +6,9 @@ here, where no found value stands:
 
 - ``census``: a known first name (US census) that as an English word is at most a noun ("sarah",
   "tyler"; never "mark", "grace" or "will", which are verbs and adjectives too);
-- ``capital``: a capitalised word inside a sentence that is no English word ("with Chiamaka").
+- ``capital``: a capitalised word inside a sentence that is no English word ("with Chiamaka"),
+  unless NER takes it for another entity (a place, a work, an organisation: "Machu Picchu"; NER
+  reads lower-case text truecased, so its labels there are no guide for ``census`` words).
 
 Each is judged by the person-context model (classifiers/person_context) with the dialogue's
 traits, in the turns a person typed (the user's, and the second side's in a person-to-person
@@ -64,6 +66,8 @@ def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, 
             continue
         added: list[dict] = []
         for start, end, kind in candidates(text, [*scan.spans, *scan.suppressed]):
+            if kind == "capital" and any(a < end and start < b for a, b in scan.things):
+                continue  # NER calls the unknown word a place, a work, an organisation: "Machu Picchu"
             if any(a["start"] < end and start < a["end"] for a in added):
                 continue  # inside a name already taken with its surname
             p = model.probability(text, start, end, kind, turn["role"], found, traits.names_at(i))

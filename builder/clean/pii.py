@@ -34,6 +34,7 @@ class TurnScan:
     timed_out: bool = False
     seconds: float = 0.0
     english: bool = True  # False: only the language-independent finders ran
+    things: list[tuple[int, int]] = field(default_factory=list)  # NER's other entities (places, works, ...)
 
 
 def split_chunks(text: str, size: int, overlap: int = CHUNK_OVERLAP) -> list[tuple[int, str]]:
@@ -141,7 +142,9 @@ class PiiDetector:
         docs = self.nlp.pipe([ner_texts[i] for i in ner_idx], batch_size=self.config.pii_batch_size)
         for i, doc in zip(ner_idx, docs):
             t0 = time.perf_counter()
-            scans[i].spans = self._find(texts[i], _ents(doc), True, 0, ner_texts[i])
+            ents = _ents(doc)
+            scans[i].spans = self._find(texts[i], ents, True, 0, ner_texts[i])
+            scans[i].things = [(start, end) for start, end, label in ents if label != "PERSON"]
             scans[i].seconds = time.perf_counter() - t0
         for i in short:
             if not english[i]:

@@ -121,3 +121,10 @@ def test_a_lower_case_name_goes_wherever_it_is_typed_again():
     red = _redact([("user", "sorry cant talk rn, picking up lucas and ana from school"), ("assistant", "ok, good luck!"),
                    ("user", "lucas was mad haha, the van was late")])
     assert red.turns[2]["text"] == "<PERSON> was mad haha, the van was late"
+
+
+@pytest.mark.models
+def test_a_word_ner_calls_a_place_or_a_work_is_never_proposed():
+    red = _redact([("user", "Just came back from Peru! Here are my pictures: Machu Picchu at sunrise and a llama."),
+                   ("assistant", "Lovely!")])
+    assert "Machu Picchu at sunrise" in red.turns[0]["text"] and red.by_model == {}
