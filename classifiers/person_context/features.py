@@ -16,6 +16,7 @@ Sparse features are hashed with CRC32 into ``DIMS`` buckets (stable across proce
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 
@@ -31,8 +32,10 @@ SECOND = frozenset("you your yours u ur youre you're".split())
 THIRD = frozenset("he him his she her hers they them their".split())
 
 
-def _tokens(text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text)]
+@functools.lru_cache(maxsize=64)
+def _tokens(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The turn's tokens, once per turn however many of its spans are judged."""
+    return tuple((m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text))
 
 
 def _bucket(feature: str) -> int:
