@@ -76,6 +76,11 @@ class CleanConfig:
             raise ConfigError(f"--languages {bad[0]!r} is not an ISO 639-1 code (two lower-case letters, e.g. en,de) "
                               "or 'und' (undetermined)")
 
+    @property
+    def judges_person_context(self) -> bool:
+        """The person-context model runs: PII on, PERSON among the entities, not turned off."""
+        return self.pii and self.person_context and "PERSON" in self.entities
+
     def threshold(self, entity: str) -> float:
         return dict(self.thresholds).get(entity, DEFAULT_THRESHOLD)
 

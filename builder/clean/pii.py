@@ -104,7 +104,7 @@ class PiiDetector:
 
             _LOADED[key] = (load_ner(), build_finders(self.config.entities))
         self.nlp, self.finders = _LOADED[key]
-        if self.config.person_context and "PERSON" in self.config.entities:  # fail here, once, with one line, rather than in the middle of a shard
+        if self.config.judges_person_context:  # fail here, once, with one line, not in the middle of a shard
             from classifiers.person_context.model import load as load_person_context
 
             load_person_context()
@@ -121,7 +121,7 @@ class PiiDetector:
                NER_PACKAGE: version(NER_PACKAGE.replace("_", "-")), "ner_model": NER_MODEL}
         if self.config.public_figures:
             out["public_figures_sha256"] = self.config.public_figures_sha256
-        if self.config.person_context:
+        if self.config.judges_person_context:
             from classifiers.person_context.model import weights_sha256
 
             out["person_context_sha256"] = weights_sha256()

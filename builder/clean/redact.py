@@ -130,7 +130,7 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
         return Redaction(turns, [], reason="pii_timeout",
                          deleted_turns=[i for i, s in enumerate(scans) if s.timed_out])
     traits = traits if traits is not None else tag(turns)
-    if config.pii and config.person_context and "PERSON" in config.entities:
+    if config.judges_person_context:
         scans = add_unfound_names(turns, texts, scans, traits, config.chunk_chars)
     ctx = Context(turns, texts, scans, traits, config)
     suppressed = [{**sp, "turn": i} for i, scan in enumerate(scans) for sp in scan.suppressed]

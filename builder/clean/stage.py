@@ -37,7 +37,7 @@ class CleanStage:
     @property
     def version(self) -> str:
         """"1", and the person-context weights' hash when the model judges names: new weights rerun the stage."""
-        if self.config.pii and self.config.person_context and "PERSON" in self.config.entities:
+        if self.config.judges_person_context:
             from classifiers.person_context.model import weights_sha256
 
             return f"1+person_context.{weights_sha256()[:16]}"

@@ -72,7 +72,7 @@ def model_names(ctx: Context) -> list[TurnScan]:
     such talk is made of, unless the learned person-context model reads its context as a private person's
     (classifiers/person_context; ``--no-person-context`` turns it off)."""
     peer = ctx.traits.has("peer_chat")
-    if peer and ctx.config.pii and ctx.config.person_context and "PERSON" in ctx.config.entities:
+    if peer and ctx.config.judges_person_context:
         ctx.scans = judge_by_context(ctx)
     user_text = " ".join(t for turn, t in zip(ctx.turns, ctx.texts) if turn["role"] == "user")
     user_names = {bare(part) for turn, text, scan in zip(ctx.turns, ctx.texts, ctx.scans) if turn["role"] == "user"
