@@ -3,7 +3,8 @@
 A turn's language comes from ``builder.language`` (lingua, offline). A turn too short to
 tell ("ok", "Привет") takes the dialogue's language; when that is unknown too, the script
 decides: mostly Latin letters count as English (the English finders then run), anything
-else does not. English NER runs only on English turns; the others get the
+else does not. In an English dialogue a turn in Latin letters whose words are mostly English
+words gets the English finders whatever lingua calls it. English NER runs only on English turns; the others get the
 language-independent finders (recognizers.py).
 """
 
@@ -37,7 +38,29 @@ def dialogue_languages(dialogues: list[list[dict]]) -> list[tuple[str | None, li
     return out
 
 
-def english_turns(turns: list[dict], languages: list[str | None]) -> list[bool]:
-    """Which turns get the English-only finders (NER names and locations)."""
-    return [lang == "en" or (lang is None and mostly_latin(t.get("text") or ""))
-            for t, lang in zip(turns, languages)]
+_WORDS = re.compile(r"[^\W\d_]{3,}(?:['’][^\W\d_]+)?")
+ENGLISH_WORDS_SHARE = 0.75
+
+
+def english_words(text: str) -> bool:
+    """At least ENGLISH_WORDS_SHARE of the lower-case words of three letters or more are English
+    words (a capitalised word may be a name, which tells no language)."""
+    from builder.clean.truecase import is_english_word
+
+    words = [w for w in _WORDS.findall(text) if not w[0].isupper()]
+    return bool(words) and sum(is_english_word(w) for w in words) >= ENGLISH_WORDS_SHARE * len(words)
+
+
+def english_turns(turns: list[dict], languages: list[str | None], dialogue: str | None = None) -> list[bool]:
+    """Which turns get the English-only finders (NER names and locations). In an English dialogue
+    a turn lingua calls another language still counts as English when it is in Latin letters and
+    most of its words are English words: one turn's call is weak evidence (a foreign name makes
+    "Send the contract to Hiroshi Sørensen ..." Latin, short chat reads as Tagalog or Tswana), and a
+    turn that escapes NER keeps every name it holds; a French turn of an English dialogue stays French."""
+    def english(turn: dict, lang: str | None) -> bool:
+        text = turn.get("text") or ""
+        if lang == "en" or lang is None and mostly_latin(text):
+            return True
+        return dialogue == "en" and lang is not None and mostly_latin(text) and english_words(text)
+
+    return [english(t, lang) for t, lang in zip(turns, languages)]

@@ -185,11 +185,11 @@ class CleanStage:
 
     def _scan(self, rows: list[dict], stats: dict) -> list[list[TurnScan]]:
         texts = [t["text"] or "" for row in rows for t in row["turns"]]
-        english = [e for row in rows for e in english_turns(row["turns"], row["_turn_languages"])]
+        english = [e for row in rows for e in english_turns(row["turns"], row["_turn_languages"], row["language"])]
         stats["turns"] = len(texts)
         stats["turns_without_english_ner"] = english.count(False)
         if not self.config.pii:
-            return [[TurnScan(english=e) for e in english_turns(row["turns"], row["_turn_languages"])]
+            return [[TurnScan(english=e) for e in english_turns(row["turns"], row["_turn_languages"], row["language"])]
                     for row in rows]
         t0 = time.perf_counter()
         follows = [k > 0 for row in rows for k in range(len(row["turns"]))]

@@ -78,3 +78,15 @@ def test_bad_language_codes_are_refused():
 
     with pytest.raises(ConfigError, match="ISO 639-1"):
         CleanConfig(languages=("english",))
+
+
+def test_a_turn_of_an_english_dialogue_gets_english_ner_whatever_lingua_calls_it():
+    from builder.clean.languages import english_turns
+
+    french = "Dis-moi quel prompt utiliser dans stable diffusion pour dessiner des images dans un ciel nocturne"
+    turns = [{"text": "Send the contract to Hiroshi Sørensen and cc Radhika, she handles billing."}, {"text": RUSSIAN},
+             {"text": french}]
+    # English words in Latin letters, in an English dialogue: English, whatever lingua called the turn
+    assert english_turns(turns, ["la", "ru", "fr"], "en") == [True, False, False]
+    assert english_turns(turns, ["la", "ru", "fr"], "fr") == [False, False, False]  # another dialogue language
+    assert english_turns(turns, [None, None, None], None) == [True, False, True]  # unknown: the script decides
