@@ -88,7 +88,8 @@ LEAD = (rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+)?"
         rf"(?:(?!24/7\b)\d{{1,5}}[a-zA-Z]?[/-]\d{{1,5}}[a-zA-Z]?\s+|\d{{1,5}}[a-zA-Z]?,?\s+)")  # not "24/7"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
-                 r"|located\s+at|come\s+to)\b[^.\n]{0,20}$", re.I)
+                 r"|located\s+at|come\s+to|(?:new|my|our|his|her|their)\s+(?:place|house|home|flat|apartment|apt|condo))\b"
+                 r"[^.\n]{0,20}$", re.I)
 
 # A street named without its number is still the user's home when they say they live, moved or
 # stay there: "we moved to Birchwood Drive", "I'm at Harbour View Crescent", "my street, Maple Avenue".
@@ -204,7 +205,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                                 and bool(STRONG_TYPES.search(value.rstrip())))
                 if not _name_ok(m.group("name").split(), lower_here or lower_street) or re.match(r"\d{3}0s\b", value):
                     continue
-            elif name not in ("military", "po_box", "unit", "corner", "ordinal"):
+            elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
                 words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
@@ -337,18 +338,23 @@ def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:
     if text[end - 1:end] == "." and not ABBREVIATION_END.search(text[max(0, end - 8):end]) and re.match(
             r"[ \t]+[A-Z]", text[end:end + 3]):
         return end, coded  # "I live at 350 Fifth Avenue. The Empire State Building ...": a full stop ends it
+    after_place = False
     for _ in range(8):
         for pattern in (EXT_UNIT, EXT_POSTAL, EXT_LAST_LINE):
             m = pattern.match(text, end, limit)
             if m:
-                # a unit or a 5-digit / lettered code makes a block; "RTX 3050" (4 digits) does not
-                end, coded = m.end(), coded or pattern is not EXT_POSTAL or bool(re.search(r"\d{5}|[A-Z]", m.group()))
+                # a unit, a 5-digit or lettered code, or a code after an Australian state makes a block;
+                # "RTX 3050" does not
+                end, coded = m.end(), coded or pattern is not EXT_POSTAL or after_place or bool(
+                    re.search(r"\d{5}|[A-Z]", m.group()))
+                after_place = False
                 break
         else:
             m = EXT_PLACE.match(text, end, limit)
             place_end = _place_end(m, text, lower_text) if m else None
             if place_end is None:
                 return end, coded
+            after_place = re.fullmatch(r"NSW|VIC|QLD|WA|SA|TAS|ACT|NT", text[m.start("words"):place_end]) is not None
             end = place_end
     return end, coded
 

@@ -12,13 +12,17 @@ MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 DAY = r"(?:[0-3]?\d)(?:st|nd|rd|th)?"
 DATE = (rf"(?:{DAY}\s+(?:of\s+)?{MONTHS},?(?:\s+\d{{4}})?|{MONTHS}\s+{DAY}(?:,?\s+\d{{4}})?"
-        r"|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|\d{4}年\d{1,2}月\d{1,2}日)")
+        rf"|\d{{1,2}}[-/ ]{MONTHS}[-/ ](?:\d{{4}}|\d{{2}})"  # 17-Oct-1971 (forms, passports)
+        r"|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|\d{4}年\d{1,2}月\d{1,2}日"
+        r"|(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))")  # 19960312 (a form's compact date)
 # The cue in the languages chat users write in most (the CJK ones need no word boundary).
 CUE = (r"(?:\b(?:born(?:\s+on)?|b\.|dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|birthday(?:\s+is)?|bday(?:\s+is)?"
        r"|geboren(?:\s+(?:am|op))?|geburtsdatum|geboortedatum|né(?:e)?\s+le|date\s+de\s+naissance|nacid[oa]\s+el"
        r"|fecha\s+de\s+nacimiento|data\s+di\s+nascita|nat[oa]\s+il|data\s+de\s+nascimento|nascid[oa]\s+em"
        r"|data\s+urodzenia|urodzon[ya]|дата\s+рождения|родил(?:ся|ась))|出生日期|出生于|生日是?|生年月日)")
-BIRTH_DATE = re.compile(rf"{CUE}\s*[:=：]?\s*(?:is\s+|was\s+|on\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I)
+# "dob: 3/12/1990", "my dob is listed as ...", "born on the 5th of May 1990", "birthday of 4 May 1990"
+BIRTH_DATE = re.compile(rf"{CUE}\s*[:=：]?\s*(?:(?:is|was)\s+)?(?:(?:listed|written|down|recorded|given|put)\s+)?"
+                        rf"(?:(?:on|as|of)\s+)?(?:the\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I)
 
 
 def find_birth_dates(text: str) -> list[tuple[int, int, str, float]]:

@@ -215,7 +215,9 @@ HOME_VERBS = (r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)
 HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                        r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m|dollars|euros|pounds"
                        r"|years|steps|points|debt|times|users|recipients|customers|items|copies)\b)"
-                       r"|\bthe\s+(?P<area>\d{5})\s+(?:area|neighbou?rhood|zip)\b"
+                       r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{6}|\d{8}|\d{5}-\d{3}|\d{2}-\d{3}|\d{3} \d{3}|(?-i:[1-9]\d{3} ?[A-Z]{2}"
+                       r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d))\s+(?:area|neighbou?rhood|zip|district"
+                       r"|postcode)\b"
                        r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)", re.I)
 # A code set off by commas or brackets in a clause that says where someone lives: "i live in lyon
 # now, 69007, near the river".
@@ -263,10 +265,32 @@ CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3}|[1-9]\d
 # one or, written as a name (a capital, or a word that is at most a noun), its word vectors sit with places'
 # (word_kinds: the NER often swallows "Paris 75002" whole).
 AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
-FUNCTION_AFTER = r"(?:is|was|and|or|but|where|which|that|in|to|for)\b"
+# The shapes: five to eight digits, the hyphenated ones, India's "462 016", Sweden's "114 55", the
+# Netherlands' "1017 CT", Ireland's "D02 X285"; four digits (Oslo 0150, Wien 1010) only after a
+# place the NER reads as one, and not a year.
+CODE_SHAPES = (r"\d{5}-\d{3,4}|\d{3}-\d{4}|\d{4}-\d{3}|\d{2}-\d{3}|\d{3} \d{3}(?![ \t]\d)|\d{3} \d{2}(?![ \t]?\d)"
+               r"|[1-9]\d{3} ?(?-i:[A-Z]{2})(?![a-z])|(?-i:[A-Z]\d{2}) ?(?-i:[A-Z\d]{4})|\d{5,6}|\d{8}|\d{4}")
 PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ \t]+(?:(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})"
-                             r"|(?P<code>\d{5,6}|\d{5}-\d{3,4}|\d{3}-\d{4}|\d{4}-\d{3}|\d{2}-\d{3}))"
-                             rf"(?![\w-]|[.,]\d|[ \t]+(?!{FUNCTION_AFTER})[a-z])")
+                             rf"|(?P<code>{CODE_SHAPES}))(?![\w-]|[.,]\d)")
+# An Australian address's state and postcode after a comma: "12 grafton street, NSW 2000".
+AU_STATE_CODE = re.compile(rf"(?:,|\n)[ \t]*(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})(?![\w-]|[.,]\d)")
+# A distinctive code shape (hyphenated, lettered) said to be in a place: "is 14-789 in Kraków?"
+CODE_IN_PLACE = re.compile(r"(?<![\w.,/-])(?P<code>\d{2}-\d{3}|\d{5}-\d{3,4}|[1-9]\d{3} ?[A-Z]{2}(?![a-z])"
+                           r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)"
+                           r"[ \t]+(?:in|near|around|outside)[ \t]+(?P<place>[^\W\d_][^\W\d_'’-]+)")
+# Words a number counts rather than codes ("Beijing 100000 people", "Leeds 2500 fans"): a plural,
+# a unit, or one of the nouns whose plural has no s.
+COUNT_NOUNS = frozenset("""people men women children persons folks inhabitants residents staff crew police cattle sheep
+fish deer feet teeth mice geese km kg mi ft lb lbs""".split())
+
+
+def _counted(text: str, end: int) -> bool:
+    m = re.match(r"[ \t]+([^\W\d_][\w'’-]*)", text[end:end + 30])
+    if m is None:
+        return bool(MONEY_OR_UNIT.match(text[end:end + 12]))
+    word = m.group(1).lower()
+    return (word in COUNT_NOUNS or bool(MONEY_OR_UNIT.match(text[end:end + 12]))
+            or (len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s"))))
 
 
 # ... and where a line, a clause or a locative starts it, before a place word that ends the clause,
@@ -286,13 +310,25 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
 
     out = []
     places = {(s, e) for s, e, label in ents if label == "GPE"}
-    for m in PLACE_THEN_CODE.finditer(text):
+    def is_place(m: re.Match) -> tuple[bool, bool]:
+        """(a place by the NER or by its word vectors, by the NER)."""
         word = m.group("place")
+        by_ner = any(s <= m.start("place") and m.end("place") <= e for s, e in places)
         named = word[0].isupper() or at_most_a_noun(word)  # "Paris", "bangalore"; not "port 52662"
-        if any(s <= m.start("place") and m.end("place") <= e for s, e in places) or (
-                named and kind_of(word[0].upper() + word[1:].lower()) == "place"):
-            group = "au" if m.group("au") else "code"
-            out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
+        return by_ner or (named and kind_of(word[0].upper() + word[1:].lower()) == "place"), by_ner
+
+    for m in PLACE_THEN_CODE.finditer(text):
+        group = "au" if m.group("au") else "code"
+        code = m.group(group)
+        if _counted(text, m.end(group)):
+            continue
+        place, by_ner = is_place(m)
+        if not place or (group == "code" and re.fullmatch(r"\d{4}", code) and (not by_ner or YEAR_LIKE.fullmatch(code))):
+            continue
+        out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
+    out += [(m.start("au"), m.end("au"), "ZIP_CODE", 0.6) for m in AU_STATE_CODE.finditer(text)]
+    out += [(m.start("code"), m.end("code"), "ZIP_CODE", 0.6) for m in CODE_IN_PLACE.finditer(text) if is_place(m)[0]]
+    out = list(dict.fromkeys(out))  # a code two patterns find, once
     for m in CODE_THEN_PLACE.finditer(text):
         word, code = m.group("place"), m.group("code")
         if not (word[0].isupper() or at_most_a_noun(word)) or kind_of(word[0].upper() + word[1:].lower()) != "place":

@@ -70,6 +70,8 @@ def test_phones(text, found):
     ("toronto m5v 2t6, leeds ls1 4ap", ["ls1 4ap", "m5v 2t6"]),
     ("press a1 2bc then q2 4ff", []),  # no such British area, no such Canadian letters
     ("i moved to 60614 last year, we lived in the 94110 area", ["60614", "94110"]),
+    ("im in the 1017CT area, she is in the 01310-100 area", ["01310-100", "1017CT"]),  # other countries' shapes
+    ("print it in the A4 area of the page", []),  # a paper size
     ("a town of 12000 people, moved to 12000 miles away", []),
 ])
 def test_postal_codes_after_their_cue(text, found):
@@ -91,6 +93,13 @@ def test_postal_codes_after_their_cue(text, found):
     ("500 BC Athens", [(7, 13, "GPE")], []),
     ("Paris 75002 is where I live; bangalore 560034", [], ["75002", "560034"]),  # places by their word vectors
     ("timeout for 127.0.0.1 port 52662", [], []),  # "port" is also a verb: no town
+    # the world's shapes after a town, and a code said to be in one
+    ("Bhopal 462 016, Kraków 30-001, Stockholm 114 55", [], ["462 016", "30-001", "114 55"]),
+    ("Leeds 73580 represent lol", [], ["73580"]),  # a word after the code that counts nothing
+    ("Leeds 2500 fans came; Oslo 2019 was cold", [(0, 5, "GPE"), (23, 27, "GPE")], []),  # a count; a year
+    ("Oslo 0150 is where I grew up", [(0, 4, "GPE")], ["0150"]),  # four digits after a place the NER reads
+    ("is 14-789 in Kraków? my gps is confused", [], ["14-789"]),
+    ("new place is 40 grafton street, VIC 4202. come visit", [], ["4202"]),  # an Australian state after a comma
 ])
 def test_postal_codes_before_the_town(text, ents, found):
     assert [text[s:e] for s, e, *_ in codes_before_places(text, ents)] == found
@@ -123,6 +132,9 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("send it to 1600 The Mall, Springfield", True),
     ("if the score is below 70, the actual grade point is used", False),
     ("10:30 Sonic X\n11:30 The Hollow\n12:00 Craig of the Creek", False),  # times in a schedule, no house numbers
+    ("ok so i have u down as\nHouse No. 967, Sector 25\nBhopal", True),  # a South Asian house and sector
+    ("new place is 888 maple street, NSW 4123. come visit", True),  # lower case, closed by a state and its code
+    ("Nvidia GeForce RTX 3070, GeForce RTX 3050 and Radeon RX 6600", False),
 ])
 def test_addresses(text, found):
     assert bool(find_streets(text)) is found
@@ -138,6 +150,11 @@ def test_addresses(text, found):
     ("Geburtsdatum: 12.03.1990", ["12.03.1990"]),  # the cue in the user's language
     ("出生日期：1990年3月12日", ["1990年3月12日"]),
     ("the stubborn 12/03/1990 invoice", []),  # "born" inside a word is no cue
+    ("born 17-Oct-1971 so yeah", ["17-Oct-1971"]),  # a form's and a passport's shapes
+    ("his passport is X and dob 19960312", ["19960312"]),
+    ("the hospital has my dob as 05-14-1994 but thats wrong", ["05-14-1994"]),  # a few words after the cue
+    ("born on the 16th of August 1999", ["16th of August 1999"]),
+    ("revenue 20240312 units", []),  # a compact date needs its cue
 ])
 def test_birth_dates(text, found):
     assert values(find_birth_dates, text) == found
