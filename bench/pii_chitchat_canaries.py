@@ -165,6 +165,8 @@ def score(rows: list[dict], fates: dict) -> tuple[dict, list[dict]]:
     leaks = []
     for row in rows:
         f = fates[row["id"]]
+        if f[0] != "kept":
+            table[f"{row['family']}:dialogues"][f"{f[0]}:{f[1]}"] += 1
         for v in row["canaries"]:
             groups = [f"{row['family']}:{v['kind']}", f"{row['family']}:all"]
             if v["kind"] in held.STRUCTURED:

@@ -88,7 +88,7 @@ LEAD = (rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+)?"
         rf"(?:(?!24/7\b)\d{{1,5}}[a-zA-Z]?[/-]\d{{1,5}}[a-zA-Z]?\s+|\d{{1,5}}[a-zA-Z]?,?\s+)")  # not "24/7"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
-                 r"|located\s+at|come\s+to|(?:new|my|our|his|her|their)\s+(?:place|house|home|flat|apartment|apt|condo))\b"
+                 r"|located\s+at|come\s+to|(?:new|my|our|his|her|their|\w+['’]s)\s+(?:place|house|home|flat|apartment|apt|condo))\b"
                  r"[^.\n]{0,20}$", re.I)
 
 # A street named without its number is still the user's home when they say they live, moved or
@@ -123,6 +123,9 @@ STREET_FORMS = (
     ("plot", r"\b(?:plot|house|h)\.?\s*(?:no\.?|#)?\s*\d{1,5}[a-z]?,?\s+(?:sector|block|phase|lane)\s*(?:no\.?)?\s*\w{1,4}\b",
      0.6),
     ("po_box", rf"(?:{LEAD})?\bP\.?\s?O\.?\s+Box\s+\d{{1,6}}", 0.6),
+    # Singapore's public housing: "Blk 131 Tampines St 25 #07-30" (block, street and its number, floor-unit)
+    ("block", rf"\b(?:blk|block)\.?[ \t]*\d{{1,4}}[a-z]?[ \t]+(?:{NAME_WORD}[ \t]+){{1,3}}(?:{EN_TYPES}|ring|cres)\b\.?"
+              r"(?:[ \t]+\d{1,3}[a-z]?)?(?:,?[ \t]*#\d{1,3}-\d{1,5}[a-z]?)?", 0.6),
     # a numbered street after a compass point, its type left out: "221 w 34th", "3100 nw 57th st"
     # (a one-digit house number only with the type: "3 w 5th place" is a ranking)
     ("ordinal", rf"{LEAD}(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\s+(?:{EN_TYPES})\b\.?"
@@ -168,6 +171,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
         gates = {"name_number": has_unit or bool(_CODE_ANY.search(text)) or bool(CUE_ANY.search(text)),
                  "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
                  "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
+                 "block": "bl" in text.lower(),
                  "name_first": _ending_any(text),
                  "military": bool(re.search(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", text, re.I)),
                  "lives_on": bool(LIVES_ON_ANY.search(text))}
@@ -178,8 +182,20 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             continue  # cheap checks first: most chat has no unit, code or cue word
         for m in _candidates(pattern, text):
             value = m.group()
-            if name in ONE_LINE_FORMS and ("\n" in value or YEAR_AFTER_COMMA.search(value)):
-                continue  # a street is written on one line: "Ubuntu.\n\n2." and "60\nGrade point" are not
+            if name in ONE_LINE_FORMS and "\n" in value:  # a street is written on one line: read it to the line's end
+                m = pattern.match(text, m.start(), m.start() + value.index("\n"))
+                if m is None:
+                    continue  # "Ubuntu.\n\n2." and "60\nGrade point" are no streets
+                value = m.group()
+            if name == "type_first":  # its name ends before a word no street's name holds ("rue des Lilas where r u")
+                stop = next((w for w in re.finditer(NAME_WORD, value) if w.group().lower() in STOP_IN_NAMES), None)
+                if stop is not None:
+                    m = pattern.match(text, m.start(), m.start() + stop.start())
+                    if m is None or not re.search(r"\d", m.group()):
+                        continue
+                    value = m.group().rstrip()
+            if name in ONE_LINE_FORMS and YEAR_AFTER_COMMA.search(value):
+                continue  # "(Qiu, 2015)": a citation
             if name == "type_first":
                 short = SHORT_TYPES.match(value)
                 if short and not (value[short.end():short.end() + 1] == "." or (
@@ -205,11 +221,13 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                                 and bool(STRONG_TYPES.search(value.rstrip())))
                 if not _name_ok(m.group("name").split(), lower_here or lower_street) or re.match(r"\d{3}0s\b", value):
                     continue
-            elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot"):
+            elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot", "block"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
                 words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
-                if not _name_ok(words, lower_here) or not re.search(r"\d", value):
+                # a type word of its own ("rua", "calle", "ul.") says "street" in a lower-case name too
+                typed = name == "type_first" and not (SHORT_TYPES.match(value) and "." not in value[:8])
+                if not _name_ok(words, lower_here or typed) or not re.search(r"\d", value):
                     continue
                 if not lower_here and not value[:1].isdigit() and not value[:1].isupper() and name != "type_first":
                     continue

@@ -98,7 +98,8 @@ CREDIT_AFTER = re.compile(r"^(?:['’]s)?\s+(?:(?:new|latest|first|last|early|ol
                           re.I)  # ... or a designer's line ("Jimmy Choo shoes"; not "Anna's shoes")
 PERSON_AFTER = re.compile(
     r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
-    r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children)\b"
+    r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children"
+    r"|place|flat|apartment|apt|room|bedroom|party|wedding|funeral|bday|graduation|baby|dog|cat|puppy|kitten)\b"
     r"|\s+(?:says|said|asked|replied|answered|shouted|whispered|yelled|told|had\s+given|has\s+given|gave"
     r"|is\s+from|was\s+born|is\s+very\s+reliable|is\s+a\s+\d+\s+year|spent\s+a|points?\s+out|pointed\s+out"
     r"|explained|believes|grew\s+up|graduated|studied\s+at|passed\s+away|smiled|laughed|cried|texted|emailed)\b"
@@ -115,13 +116,16 @@ SIGNOFF = re.compile(rf"(?:^|\n)[ \t]*(?:{CLOSINGS})[ \t]*[,.!]*[ \t]*(?:\n[ \t]
                      rf"|[\u4e00-\u9fff]{{2,4}}|[\u3040-\u30ff\u4e00-\u9fff]{{2,6}}|[\uac00-\ud7a3]{{2,4}}"
                      rf"|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)[ \t]*[.!]?[ \t]*$", re.I)
 # A turn that ends with a line holding only a name, after a line that closes ("Thanks a lot!\nEero").
-LAST_LINE_SIGNATURE = re.compile(rf"[!,.][ \t]*\n[ \t]*[-–—~]?[ \t]*(?P<name>{CAP_NAME})[ \t]*[.!]?[ \t]*$")
+# Contact lines may follow the name ("Thanks!\n- Shelly Roberts\n+1 555 123 4567").
+# (a name line with a contact line under it is a signature wherever it stands in the turn)
+CONTACT_LINES = r"(?:(?:\n[ \t]*(?:[+(]?\d[\d \t().-]{5,}\d|\S+@\S+\.\w+)[ \t]*)+(?=\n|$)|$)"
+LAST_LINE_SIGNATURE = re.compile(rf"[!,.][ \t]*\n[ \t]*[-–—~]?[ \t]*(?P<name>{CAP_NAME})[ \t]*[.!]?[ \t]*{CONTACT_LINES}")
 # A pasted chat log: a time stamp, then the speaker ("[10:32] Emeka: are you coming?").
 TRANSCRIPT_SPEAKER = re.compile(rf"^[ \t]*\[?\(?\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\)?\]?[ \t]*[-–]?[ \t]*"
                                 rf"(?P<name>{CAP_NAME})[ \t]*:", re.M)
 # ... or, in a turn that calls itself a pasted chat (fiction.CHAT_LOG), a speaker without a time stamp.
 PASTED_CHAT_SPEAKER = re.compile(rf"^[ \t]*(?P<name>{CAP_NAME})[ \t]*:(?!//)", re.M)
-DASH_SIGNATURE = re.compile(rf"\n[ \t]*[-–—~][ \t]*(?P<name>{CAP_NAME})[ \t]*$")
+DASH_SIGNATURE = re.compile(rf"\n[ \t]*[-–—~][ \t]*(?P<name>{CAP_NAME})[ \t]*{CONTACT_LINES}")
 # Self-introductions, also lower-case ("my name praba") and in other languages.
 LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\s+(?!(?:and|from|here)\b)[a-z][a-z'\-]{2,})?)"
                          r"(?=\s*(?:[,.!;]|$|\n"
@@ -217,10 +221,12 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
             # a credit says a maker of works, public: it makes no title or band a person ("X-men movies")
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}"))
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
-        kind = name_context(text, m.start(), m.end())
-        if (kind not in (None, "credit") and _plausible(m.group()) and not looks_like_identifier(m.group())
-                and name_like(m.group())):  # "reply to Stack Overflow": every word a dictionary word, none a name
-            out.append((*with_titles(text, m.start(), m.end()), "PERSON", 0.82, f"context+{kind}"))
+        start, end = m.start(), m.end() - 2 if m.group().endswith(("'s", "’s")) else m.end()  # "Daniel's place"
+        value = text[start:end]
+        kind = name_context(text, start, end)
+        if (kind not in (None, "credit") and _plausible(value) and not looks_like_identifier(value)
+                and name_like(value)):  # "reply to Stack Overflow": every word a dictionary word, none a name
+            out.append((*with_titles(text, start, end), "PERSON", 0.82, f"context+{kind}"))
     out += first_person_names(text, entities, out)
     return out + list_names(text, out)
 
@@ -612,6 +618,7 @@ VOCATIVE_SLOTS = (
                rf"|good\s+(?:morning|afternoon|evening|night)|congrats|welcome(?:\s+back)?)(?:[ \t]+(?:again|there|back))?"
                rf"[ \t]*,?[ \t]+{VOC_NAME}(?![\w'’-])", re.I),
     re.compile(rf"\b(?:about|and|thank|to|for|with)\s+you,?[ \t]+{VOC_NAME}{VOC_END}", re.I),
+    re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*!+[ \t]*\w", re.M),  # "Scott!!! long time" (a census name only)
 )
 INTERJECTIONS = frozenset("jesus god gosh lord christ man dude bro sis oh wow dang darn geez jeez yay yes no yeah yep nope "
                           "sure well okay ok hey hi hello thanks please sorry lol haha hahaha hehe omg guys everyone "
@@ -647,11 +654,30 @@ def vocative_names(text: str) -> list[tuple[int, int, str, float, str]]:
             word = m.group("name")
             if not english_sentence(text, m.start("name"), m.end("name")):
                 continue  # "Luca, der Blitz,": the slots are English grammar
-            if k not in (3, 4) and word.lower() not in first_names() and kind_of(word.title()) != "person":
+            if k not in (3, 4) and word.lower() not in first_names() and (k == 5 or kind_of(word.title()) != "person"):
                 continue  # only a greeting or "you ..." vouches for an unknown word ("hey keena")
             if _vocative_word(word):
                 basis = "vocative_greeting" if k == 3 else "vocative"  # "Hi Elena!": a greeting word says it
                 out.append((m.start("name"), m.end("name"), "PERSON", 0.85, basis))
+    return out
+
+
+EMAIL = re.compile(r"(?<![\w.+-])(?P<local>[A-Za-z][\w.+-]*)@[\w-]+(?:\.[\w-]+)+")
+
+
+def email_owner_names(text: str) -> list[tuple[int, int, str, float]]:
+    """The words of an e-mail's local part written out as a name in the same turn: "john burton,
+    09/22/1988, john.burton@gmail.com" (the address says whose the name is, in any case). Two
+    words or more, or one that is a known first name."""
+    out = []
+    for m in EMAIL.finditer(text):
+        parts = [p for p in re.split(r"[._+\-\d]+", m.group("local").lower()) if len(p) >= 2]
+        if not parts or (len(parts) == 1 and parts[0] not in first_names()):
+            continue
+        words = r"[ \t]+".join(re.escape(p) for p in parts)
+        for hit in re.finditer(rf"(?<![\w@.]){words}(?![\w@])", text, re.I):
+            if not (m.start() <= hit.start() < m.end()):
+                out.append((hit.start(), hit.end(), "PERSON", 0.85, "email_owner"))
     return out
 
 
@@ -662,7 +688,8 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     for pattern in (SIGNOFF, DASH_SIGNATURE):
         m = pattern.search(text)
         if m and _plausible(m.group("name")) and not COMMON_ENDINGS.search(m.group("name").lower()) and (
-                not m.group("name").islower() or m.group("name").split()[0] in first_names()):  # "thank youuu"
+                not m.group("name").islower() or m.group("name").split()[0] in first_names()) and (  # "thank youuu"
+                pattern is SIGNOFF or name_like(m.group("name"))):  # a dash alone: "- Apples" is a list's item
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
     m = LAST_LINE_SIGNATURE.search(text)
     if m and _plausible(m.group("name")) and all(name_like(w) for w in m.group("name").split()):
@@ -678,4 +705,6 @@ def cued_names(text: str) -> list[tuple[int, int, str, float]]:
     for m in OTHER_INTRO.finditer(text):
         group = next(g for g in ("name", "han", "ja", "ko", "cyr") if m.group(g))
         out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
+    if "@" in text:
+        out += email_owner_names(text)
     return out + lower_case_names(text) + vocative_names(text)

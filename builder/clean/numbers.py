@@ -154,9 +154,10 @@ POSTAL_SHAPE = (r"\d{5}(?:-\d{4})?|\d{3}[ -]?\d{2}|\d{4,6}|\d{2}-\d{3}|\d{5}-\d{
 ZIP_CUE_WORDS = (r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|postleitzahl|cep|pin code|pincode"
                  r"|code postal|c[oó]digo postal|codice postale|(?:cap|cp)(?=\s*:?\s*\d{5}\b)|postcode|kod pocztowy"
                  r"|почтовый индекс|индекс(?=\s*:?\s*\d{6}\b))|邮编|邮政编码|郵便番号|우편번호|〒")
+AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"  # Australia's states and territories, written before the postcode
 ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
                       r"(?:\s+(?:is|was|number|no\.?|é|es|est|ist|è|jest))?\s*\*?(?:[:#：=]|\s[-–]\s)?\s*"
-                      r"(?P<code>[A-Z]{0,2}\d[A-Z0-9]{0,9}"
+                      rf"(?P<code>(?:(?-i:{AU_STATES})[ \t]+)?[A-Z]{{0,2}}\d[A-Z0-9]{{0,9}}"
                       r"(?:[ -](?=[A-Z]*\d)[A-Z0-9]{2,4}|[ -]?(?-i:[A-Z]{2})(?![a-z]))?)"
                       r"(?![\w-])", re.I)
 # ... or further on in its clause: "the zip code there is 80205", "my zip changed from 60614 to
@@ -215,9 +216,10 @@ HOME_VERBS = (r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)
 HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                        r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m|dollars|euros|pounds"
                        r"|years|steps|points|debt|times|users|recipients|customers|items|copies)\b)"
-                       r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{6}|\d{8}|\d{5}-\d{3}|\d{2}-\d{3}|\d{3} \d{3}|(?-i:[1-9]\d{3} ?[A-Z]{2}"
-                       r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d))\s+(?:area|neighbou?rhood|zip|district"
-                       r"|postcode)\b"
+                       r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{6}|\d{8}|\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}"
+                       r"|\d{3} \d{3}|\d{3} \d{2}|(?!(?:1[5-9]|20)\d\d\b)\d{4}|(?-i:[1-9]\d{3} ?[A-Z]{2}"
+                       r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4}))"
+                       r"\s+(?:area|neighbou?rhood|zip|district|postcode)\b"
                        r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)", re.I)
 # A code set off by commas or brackets in a clause that says where someone lives: "i live in lyon
 # now, 69007, near the river".
@@ -228,6 +230,9 @@ CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\
 
 
 _TWO_DIGITS = re.compile(r"\d\D*\d")
+# A five-character code with its last two hidden ("148xx", "305**"): what a user who hides part of a
+# ZIP writes; three digits keep it from "4xx" (HTTP) and "20xx" (a year).
+MASKED_CODE = re.compile(r"(?<![\w*])\d{3}(?:xx|XX|\*\*)(?![\w*])")
 
 
 def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
@@ -241,6 +246,7 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
         (ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6), (LOWER_POSTCODE, 0.6),
         (LOWER_STATE_ZIP, 0.7)) for m in pattern.finditer(text)]
     found += [(start, end, 0.85) for start, end in _codes_after_cue(text)]
+    found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)]
     for m in HOME_CODE.finditer(text):
         group = next(g for g in ("code", "area", "paren") if m.group(g))
         found.append((m.start(group), m.end(group), 0.7))
@@ -264,19 +270,18 @@ CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3}|[1-9]\d
 # that makes it a count ("Beijing 100000 people"). The town is a place when the NER reads it as
 # one or, written as a name (a capital, or a word that is at most a noun), its word vectors sit with places'
 # (word_kinds: the NER often swallows "Paris 75002" whole).
-AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"
 # The shapes: five to eight digits, the hyphenated ones, India's "462 016", Sweden's "114 55", the
 # Netherlands' "1017 CT", Ireland's "D02 X285"; four digits (Oslo 0150, Wien 1010) only after a
 # place the NER reads as one, and not a year.
 CODE_SHAPES = (r"\d{5}-\d{3,4}|\d{3}-\d{4}|\d{4}-\d{3}|\d{2}-\d{3}|\d{3} \d{3}(?![ \t]\d)|\d{3} \d{2}(?![ \t]?\d)"
                r"|[1-9]\d{3} ?(?-i:[A-Z]{2})(?![a-z])|(?-i:[A-Z]\d{2}) ?(?-i:[A-Z\d]{4})|\d{5,6}|\d{8}|\d{4}")
-PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ \t]+(?:(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})"
+PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ \t]+(?:(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})"
                              rf"|(?P<code>{CODE_SHAPES}))(?![\w-]|[.,]\d)")
 # An Australian address's state and postcode after a comma: "12 grafton street, NSW 2000".
-AU_STATE_CODE = re.compile(rf"(?:,|\n)[ \t]*(?:{AU_STATES})[ \t]+(?P<au>\d{{4}})(?![\w-]|[.,]\d)")
+AU_STATE_CODE = re.compile(rf"(?:,|\n)[ \t]*(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})(?![\w-]|[.,]\d)")
 # A distinctive code shape (hyphenated, lettered) said to be in a place: "is 14-789 in Kraków?"
-CODE_IN_PLACE = re.compile(r"(?<![\w.,/-])(?P<code>\d{2}-\d{3}|\d{5}-\d{3,4}|[1-9]\d{3} ?[A-Z]{2}(?![a-z])"
-                           r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)"
+CODE_IN_PLACE = re.compile(r"(?<![\w.,/-])(?P<code>\d{2}-\d{3}|\d{5}-\d{3,4}|\d{4}-\d{3}|\d{3}-\d{4}|[1-9]\d{3} ?[A-Z]{2}(?![a-z])"
+                           r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4})"
                            r"[ \t]+(?:in|near|around|outside)[ \t]+(?P<place>[^\W\d_][^\W\d_'’-]+)")
 # Words a number counts rather than codes ("Beijing 100000 people", "Leeds 2500 fans"): a plural,
 # a unit, or one of the nouns whose plural has no s.
@@ -364,7 +369,7 @@ MONTH_BEFORE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|no
 
 # -- identity documents and other personal identifiers ---------------------------------
 ID_TOKEN = r"(?P<code>(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{3,22}[A-Za-z0-9])"
-_IS = r"(?:\s+(?:is|was|are|=))?\s*[:#]?\s*(?:no\.?\s*)?"
+_IS = r"(?:\s+(?:is|was|are|=))?\s*[:#]?\s*(?:(?:literally|actually|just|still|now|currently)\s+)?(?:no\.?\s*)?"
 LICENCE = re.compile(rf"\b(?:driver'?s?|driving)\s+licen[cs]e(?:\s+(?:number|no\.?|#|id))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
 ID_CUED = re.compile(
     rf"(?:\b(?:my|his|her|our)\s+id\b|\b(?:applicant|application|candidate|student|employee|staff|member(?:ship)?"
@@ -383,6 +388,14 @@ ID_DOCUMENTS = re.compile(
     rf"|マイナンバー|身份证号?码?|주민등록번호)"
     rf"(?:\s*(?:number|no\.?|nr\.?|#))?(?:\s+(?:is|was|:))?{_IS}(?!(?:is|was|are|no)\b)"
     rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I)
+# A vehicle's plate, cued: "license plate 7KXX763", "reg DS75 YXN", "plate (66-BVP-5)": letters and digits
+# in up to four groups, a digit among them.
+PLATE = re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehicle)\s+plates?|plates?(?:\s+(?:number|no\.?|#))?"
+                   rf"|vehicle\s+registration|car\s+reg(?:istration)?|\bvin)(?:\s+(?:number|no\.?|#))?{_IS}\(?"
+                   r"(?P<code>(?=[A-Za-z0-9 -]{0,14}\d)[A-Za-z0-9]{1,4}(?:-?[A-Za-z0-9]{1,4}|[ ](?-i:[A-Z0-9]{1,4})){1,4})"
+                   r"(?![\w-])", re.I)
+# India's PAN (five capitals, four digits, a capital): the shape is the cue.
+PAN_SHAPE = re.compile(r"(?<![\w-])[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z](?![\w-])")
 # A UK National Insurance number in its printed grouping ("QQ 12 34 56 C"): the shape is unique.
 NINO_SPACED = re.compile(r"(?<![\w-])[A-CEGHJ-PR-TW-Z]{2}\s\d{2}\s\d{2}\s\d{2}\s[A-D](?![\w-])")
 
@@ -391,6 +404,9 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     """Driver licences and other ID numbers named as such ("applicant number: 2023-48812")."""
     out = [(m.start("code"), m.end("code"), "US_DRIVER_LICENSE", 0.85) for m in LICENCE.finditer(text)]
     out += [(m.start(), m.end(), "ID_NUMBER", 0.8) for m in NINO_SPACED.finditer(text)]
+    out += [(m.start(), m.end(), "ID_NUMBER", 0.8) for m in PAN_SHAPE.finditer(text)]
+    out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in PLATE.finditer(text)
+            if sum(c.isdigit() for c in m.group("code")) >= 2 and len(re.sub(r"\W", "", m.group("code"))) >= 5]
     for m in ID_DOCUMENTS.finditer(text):
         code = m.group("code")
         if sum(c.isdigit() for c in code) >= 4 and not YEARS.fullmatch(code) and not DATE_LIKE.fullmatch(code):

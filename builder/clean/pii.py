@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from builder.clean.asked import VALUE_CHARS, answered, value_starts
 from builder.clean.entities import ENTITIES, STRUCTURED
 from builder.clean.precision import judge_span, private_ip
-from builder.traits.code import code_ranges, in_ranges
+from builder.traits.code import code_ranges, in_ranges, record_lines_out
 from builder.clean.names import after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_name
 from builder.clean.numbers import MONEY_OR_UNIT, in_code_list
 from builder.clean.truecase import is_english_word, truecase
@@ -159,9 +159,10 @@ class PiiDetector:
                 self._read_answer(texts[i - 1], texts[i], scans[i])
         for i, (scan, text) in enumerate(zip(scans, texts)):
             kept = []
+            contacts = [s for s in scan.spans if s["entity"] in STRUCTURED]
             for span in scan.spans:
                 if "suppressed_by" not in span:
-                    span["suppressed_by"] = self._judge(span, ner_texts.get(i, text))
+                    span["suppressed_by"] = self._judge(span, ner_texts.get(i, text), _on_contact_line(text, span, contacts))
                 (scan.suppressed if span["suppressed_by"] else kept).append(span)
             for span in kept:
                 del span["suppressed_by"]
@@ -198,7 +199,7 @@ class PiiDetector:
     def _find(self, text: str, ents: list, english: bool, offset: int, ner_text: str | None = None) -> list[dict]:
         """Run the finders; English-only ones read ``ner_text`` (the text NER saw, see truecase.py)."""
         possible = possible_entities(text, self.config.entities)
-        code = code_ranges(text) if {"PERSON", "IP_ADDRESS", "ID_NUMBER"} & possible else []
+        code = record_lines_out(text, code_ranges(text)) if {"PERSON", "IP_ADDRESS", "ID_NUMBER"} & possible else []
         out = []
         for finder in self.finders:
             if (finder.english_only and not english) or not possible.intersection(finder.entities):
@@ -237,16 +238,29 @@ class PiiDetector:
                 out.append(span)
         return out
 
-    def _judge(self, span: dict, text: str) -> str | None:
+    def _judge(self, span: dict, text: str, contact_line: bool = False) -> str | None:
         """The span rule that keeps ``span`` (precision.judge_span), or None to redact it."""
         entity, value = span["entity"], text[span["start"]:span["end"]]
-        if span.get("basis") in ("intro", "signoff", "lower_cue", "vocative", "vocative_greeting"):
-            value = value.title()  # "my name praba", "i'm lucia": the cue vouches for a lower-case name
+        if set((span.get("basis") or "").split("+")) & VOUCHING_CUES or contact_line and entity == "PERSON":
+            # "my name praba", "i'm lucia": the cue vouches for a lower-case name (NER's too); so does an
+            # e-mail or a phone on its line ("john burton, 09/22/1988, john.burton@gmail.com")
+            value = value.title()
         elif entity == "PERSON" and value.islower() and lower_case_name(value):
             value = value.title()  # "talking to sarah yesterday": NER's PERSON on a first name that is only a noun
         if entity not in self.config.entities:
             return "entity_not_selected"
         return judge_span(entity, value, span["score"], self.config.threshold(entity))
+
+
+VOUCHING_CUES = frozenset(("intro", "signoff", "lower_cue", "vocative", "vocative_greeting", "email_owner"))
+
+
+def _on_contact_line(text: str, span: dict, contacts: list[dict]) -> bool:
+    """A contact value (an e-mail, a phone, a street ...) is on the span's line."""
+    left = text.rfind("\n", 0, span["start"]) + 1
+    right = text.find("\n", span["end"])
+    right = len(text) if right < 0 else right
+    return any(left <= c["start"] and c["end"] <= right and c is not span for c in contacts)
 
 
 def _ents(doc) -> list[tuple[int, int, str]]:

@@ -35,7 +35,8 @@ EXAMPLES = (("Write a story about a dragon.\nI broke up with Jovana last month."
             ("Write a short story about Lily Marsh and her dragon.", "Lily Marsh", False),
             ("write me a story about my cat Lily", "Lily", False),
             ("Anna calls Beth. Who does 'her' refer to? My teacher gave it.", "Anna", False),
-            ("She said “I met Tomas there”, and laughed.", "Tomas", False))
+            ("She said “I met Tomas there”, and laughed.", "Tomas", False),
+            ("of course you can tell me your story!!!\nme and Maggie went to Lyon last summer", "Maggie", True))
 
 
 def bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -47,8 +48,13 @@ def bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return left, m.start() if m else len(text)
 
 
+# ... but "me" joined to someone is a subject in speech: "me and Maggie went to Lyon", "Dan and me are"
+ME_AND = re.compile(r"(?<![\w'’])(?:me|us)\s+(?:and|&|n|\+)\s+\S|\S\s+(?:and|&|n)\s+me(?![\w'’])", re.I)
+
+
 def first_person(sentence: str) -> bool:
-    return bool(FIRST_PERSON.search(COUNTRY_US.sub(" ", sentence)))
+    sentence = COUNTRY_US.sub(" ", sentence)
+    return bool(FIRST_PERSON.search(sentence) or ME_AND.search(sentence))
 
 
 def _request(sentence: str) -> bool:

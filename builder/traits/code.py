@@ -19,7 +19,7 @@ CODE_LINE = re.compile(
     r"^\s*(?:def |class |import |from \S+ import|#include|#pragma|return\b|var |let |const |function\b|public |private "
     r"|protected |static |void |int |if\s*\(|for\s*\(|while\s*\(|elif |else\s*[:{]|try\s*[:{]|except\b|catch\s*\("
     r"|print\(|console\.|std::|\$ |>>> |SELECT |INSERT |<\/?[a-zA-Z][\w-]*[\s>]|[}{\])]+;?\s*$|//|/\*)"
-    r"|^\s{2,}\S.*[,(\[{]\s*$|^\s*[\w.]+\s*:\s*['\"\[{(]|^\s*(?:for|while|if|elif|with)\s+\w[^\n]*:\s*$"
+    r"|^\s{2,}\S.*[,(\[{]\s*$|^\s*[\w.]+\s*:\s*(?:['\"\[{]|\((?![+\d]))|^\s*(?:for|while|if|elif|with)\s+\w[^\n]*:\s*$"
     r"|[;{]\s*$|^\s*[\w.\[\]]+\s*[+\-*/]?=\s*\S|\w\(.*\)\s*[;:{]?\s*$|\t.*\t|->|=>|::")
 FILE_NAME = re.compile(r"\b[\w-]+\.(?:md|py|txt|js|ts|json|ya?ml|csv|html|css|sh|cpp|java|rs|go)\b", re.I)
 
@@ -40,6 +40,18 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
             ranges.append((pos, pos + len(line)))
         pos += len(line) + 1
     return sorted(ranges)
+
+
+# A line of a form or a message that holds contact data ("Customer: Ana Ruiz; tel. 555 0187 9921;",
+# "Ana Ruiz -> ana.ruiz@mail.com"): in a turn that is no program, such a line is a record, not code.
+CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|(?<![\w.])\+?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?![\w.])")
+
+
+def record_lines_out(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` without the code-like lines that hold contact data, unless the turn is code."""
+    if not ranges or has_code(text):
+        return ranges
+    return [(s, e) for s, e in ranges if not CONTACT.search(text, s, e)]
 
 
 def in_ranges(start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
