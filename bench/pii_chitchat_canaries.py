@@ -111,12 +111,16 @@ def frames(kind: str) -> tuple[list[tuple[str, str, tuple[str, ...]]], dict]:
 
 
 def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], luhn_share: float = 0.75,
-          names: str = "wide") -> list[dict]:
+          names: str = "wide", hosts: str = "all") -> list[dict]:
     rng = random.Random(seed)
     people = name_pool() if names == "faker" else None
     table, spec = frames(which)
     excluded = held_out_ids()
     pool = sorted(cid for cid, turns in conversations.items() if cid not in excluded and len(turns) >= 2)
+    if hosts == "public":  # conversations about sport, show business or stories (as Topical-Chat's are)
+        from builder.traits import tag
+
+        pool = [cid for cid in pool if {"public_life", "fiction"} & set(tag(conversations[cid]).found)]
     rows = []
     for k, cid in enumerate(rng.sample(pool, n)):
         family, frame, kinds = table[k % len(table)] if k < len(table) else rng.choice(table)
@@ -220,13 +224,16 @@ def main() -> None:
     parser.add_argument("--luhn-share", type=float, default=0.75, help="the share of cards given a valid check digit")
     parser.add_argument("--names", default="wide", choices=["wide", "faker"],
                         help="the wide canaries' rare names, or Faker's frequency-weighted ones (names.json)")
+    parser.add_argument("--hosts", default="all", choices=["all", "public"],
+                        help="all conversations, or those about public life or stories (tagged public_life or fiction)")
     parser.add_argument("--show", type=int, default=0, help="print this many leaks of the tune family, explained")
     args = parser.parse_args()
     wheel = held.chitchat_path(args.chitchat)
     if wheel is None:
         print(f"skipped: {held.CHITCHAT_HELP}")
         return
-    rows = build(args.n, args.seed, args.frames, held.load_chitchat(wheel), args.luhn_share, args.names)
+    rows = build(args.n, args.seed, args.frames, held.load_chitchat(wheel), args.luhn_share, args.names,
+                 args.hosts)
     fates = run_cli(rows)
     table, leaks = score(rows, fates)
     for g, c in table.items():
@@ -243,13 +250,13 @@ def main() -> None:
     for key in sorted({f"{f}:{k}" for f, k, _ in why}):
         table[key]["readings"] = {r: c for (f, k, r), c in why.items() if f"{f}:{k}" == key}
     result = {"bench": "pii_chitchat_canaries", "frames": args.frames, "n": args.n, "seed": args.seed,
-              "luhn_share": args.luhn_share, "names": args.names,
+              "luhn_share": args.luhn_share, "names": args.names, "hosts": args.hosts,
               "split": {"tuned_on": f"WildChat, wide canaries family A, family {tune} here",
                         "checked_on": "the other family here", "held_out": "bench/pii_heldout.py",
                         "hosts": "chitchat-dataset 0.9.0 conversations not in bench/pii_heldout"},
               "groups": table}
     out = RESULTS.with_name(f"pii_chitchat_canaries{'' if args.frames == 'written' else '_wide'}"
-                            f"{'' if args.names == 'wide' else '_' + args.names}.json")
+                            f"{'' if args.names == 'wide' else '_' + args.names}{'' if args.hosts == 'all' else '_' + args.hosts}.json")
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"-> {out}")
 

@@ -171,7 +171,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
         gates = {"name_number": has_unit or bool(_CODE_ANY.search(text)) or bool(CUE_ANY.search(text)),
                  "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
                  "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
-                 "block": "bl" in text.lower(),
+                 "block": bool(BLOCK_ANY.search(text)),
                  "name_first": _ending_any(text),
                  "military": bool(re.search(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", text, re.I)),
                  "lives_on": bool(LIVES_ON_ANY.search(text))}
@@ -299,6 +299,7 @@ YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a 
 LIVES_ON_ANY = re.compile(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"
                           r"|(?:my|our)\s+(?:street|road|address)\b)", re.I)
 _UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
+BLOCK_ANY = re.compile(r"\b(?:blk|block)\.?[ \t]*\d", re.I)
 _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
 

@@ -202,6 +202,8 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
     out = []
     for start, end, label in entities:
+        if label not in NER_LABELS_IN_CONTEXT:
+            continue  # a date, a number, a language: never a name
         if " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
             continue  # "I need a Taylor to fix my suit": a name takes no "a"; a noun does
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
@@ -223,9 +225,10 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
         start, end = m.start(), m.end() - 2 if m.group().endswith(("'s", "’s")) else m.end()  # "Daniel's place"
         value = text[start:end]
+        if not _plausible(value) or looks_like_identifier(value) or not name_like(value):
+            continue  # "reply to Stack Overflow": every word a dictionary word, none a name (cheap tests first)
         kind = name_context(text, start, end)
-        if (kind not in (None, "credit") and _plausible(value) and not looks_like_identifier(value)
-                and name_like(value)):  # "reply to Stack Overflow": every word a dictionary word, none a name
+        if kind not in (None, "credit"):
             out.append((*with_titles(text, start, end), "PERSON", 0.82, f"context+{kind}"))
     out += first_person_names(text, entities, out)
     return out + list_names(text, out)

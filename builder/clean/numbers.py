@@ -230,6 +230,9 @@ CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\
 
 
 _TWO_DIGITS = re.compile(r"\d\D*\d")
+_FIVE_DIGITS = re.compile(r"\d{5}")
+_SPACE_DIGIT_LETTER = re.compile(r"\s\d[^\W\d_]")
+_ZIP_WORD = re.compile(r"zip|post", re.I)
 # A five-character code with its last two hidden ("148xx", "305**"): what a user who hides part of a
 # ZIP writes; three digits keep it from "4xx" (HTTP) and "20xx" (a year).
 MASKED_CODE = re.compile(r"(?<![\w*])\d{3}(?:xx|XX|\*\*)(?![\w*])")
@@ -242,10 +245,14 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     if _TWO_DIGITS.search(text) is None:
         return out  # every shape holds two digits or more
-    found = [(m.start("code"), m.end("code"), score) for pattern, score in (
-        (ZIP_CUED, 0.85), (ZIP_CUE_AFTER, 0.85), (ZIP_AFTER_STATE, 0.7), (UK_CA_POSTCODE, 0.6), (LOWER_POSTCODE, 0.6),
-        (LOWER_STATE_ZIP, 0.7)) for m in pattern.finditer(text)]
-    found += [(start, end, 0.85) for start, end in _codes_after_cue(text)]
+    cue = ZIP_CUE.search(text) is not None
+    five = _FIVE_DIGITS.search(text) is not None
+    shaped = _SPACE_DIGIT_LETTER.search(text) is not None  # "sw1a 1aa", "M5V 2T6": a space, a digit, a letter
+    found = [(m.start("code"), m.end("code"), score) for pattern, score, gate in (
+        (ZIP_CUED, 0.85, cue), (ZIP_CUE_AFTER, 0.85, _ZIP_WORD.search(text) is not None), (ZIP_AFTER_STATE, 0.7, five),
+        (UK_CA_POSTCODE, 0.6, shaped), (LOWER_POSTCODE, 0.6, shaped), (LOWER_STATE_ZIP, 0.7, five))
+        if gate for m in pattern.finditer(text)]  # the cheap gates first: most turns hold no code at all
+    found += [(start, end, 0.85) for start, end in _codes_after_cue(text)] if cue else []
     found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)]
     for m in HOME_CODE.finditer(text):
         group = next(g for g in ("code", "area", "paren") if m.group(g))
@@ -319,16 +326,19 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
         """(a place by the NER or by its word vectors, by the NER)."""
         word = m.group("place")
         by_ner = any(s <= m.start("place") and m.end("place") <= e for s, e in places)
+        if by_ner:
+            return True, True
         named = word[0].isupper() or at_most_a_noun(word)  # "Paris", "bangalore"; not "port 52662"
-        return by_ner or (named and kind_of(word[0].upper() + word[1:].lower()) == "place"), by_ner
+        return named and kind_of(word[0].upper() + word[1:].lower()) == "place", False
 
     for m in PLACE_THEN_CODE.finditer(text):
         group = "au" if m.group("au") else "code"
         code = m.group(group)
-        if _counted(text, m.end(group)):
-            continue
-        place, by_ner = is_place(m)
-        if not place or (group == "code" and re.fullmatch(r"\d{4}", code) and (not by_ner or YEAR_LIKE.fullmatch(code))):
+        if group == "code" and len(code) == 4 and code.isdigit():  # the cheap tests first: most are "in 2019"
+            by_ner = any(s <= m.start("place") and m.end("place") <= e for s, e in places)
+            if not by_ner or YEAR_LIKE.fullmatch(code) or _counted(text, m.end(group)):
+                continue
+        elif _counted(text, m.end(group)) or not is_place(m)[0]:
             continue
         out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
     out += [(m.start("au"), m.end("au"), "ZIP_CODE", 0.6) for m in AU_STATE_CODE.finditer(text)]

@@ -188,6 +188,18 @@ def _redacted(detector, turns):
      ["Chase", "Tessa"]),
     ([("user", "Summarize this long passage, please:\n" + "The gospels agree on much. " * 30
        + "Compare the other three Gospels (i.e Mark, Matthew, and Luke) here.")], [], ["Mark", "Matthew"]),
+    # a cue vouches for a lower-case name NER found; an e-mail says whose a written-out name is; a
+    # signature may stand above its contact lines; "X's place" is a person's; a form line with a phone is no code
+    ([("user", "That I have a chance to win a MacBook pro!\nmy name is kimberly shaw and i live here\nNow that is it!")],
+     ["kimberly shaw"], []),
+    ([("user", "That I have a chance!\njohn burton, 09/22/1988, john.burton@gmail.com\nNow that is it!")],
+     ["john burton", "john.burton"], []),
+    ([("user", "thanks for the chat!\n- Shelly Roberts\n+1 555 123 4567\nlol ok")], ["Shelly Roberts", "555 123"], []),
+    ([("user", "the party is at Daniel's place at 8, bring snacks")], ["Daniel"], []),
+    ([("user", "Scott!!! long time no see, how's Leeds treating u")], ["Scott"], []),
+    ([("user", "of course you can tell me your story!!!\nme and Maggie went to Lyon last summer, best trip ever")],
+     ["Maggie"], []),
+    ([("user", "Customer: Ana Ruiz; tel. 555 123 4567; deliver to 12 Elm St;")], ["Ana Ruiz", "555 123"], []),
 ])
 def test_names_and_numbers_by_context(detector, turns, gone, kept):
     text = "\n".join(_redacted(detector, turns))
@@ -203,6 +215,7 @@ def test_names_and_numbers_by_context(detector, turns, gone, kept):
     ("il a été très satisfait de vos performances, Marc.", []),  # French: the slots are English grammar
     ("letters, numbers, and symbols.", []), ("am i at home or am i alone, illuminati", []),
     ("Bonjour! Comment puis-je vous aider?", []), ("Sure, why not?", []),
+    ("Scott!!! long time no see", ["Scott"]), ("Wow!!! long time no see", []),  # "!" after a census first name only
 ])
 def test_vocative_slots(text, found):
     from builder.clean.names import vocative_names

@@ -88,3 +88,14 @@ def test_the_stage_writes_traits_and_counts_suppressions(tmp_path):
     assert manifest["suppressed_by_rule"]["fiction_character"] >= 1 and manifest["traits"]["fiction"] == 1
     texts = " ".join(t["text"] for r in out.to_dicts() for t in r["turns"])
     assert "Lily Marsh" in texts and "Ksenia" not in texts and "0612 345 678" not in texts
+
+
+def test_a_form_line_with_contact_data_is_a_record_not_code():
+    from builder.traits.code import CODE_LINE, code_ranges, record_lines_out
+
+    assert not CODE_LINE.search("Phone: (555) 123-4567")  # an area code, not a call
+    assert CODE_LINE.search("x: (a, b)")
+    line = "Customer: Ana Ruiz; tel. 555 123 4567; deliver to 12 Elm St;"
+    assert code_ranges(line) and record_lines_out(line, code_ranges(line)) == []
+    program = 'def f():\n    user = User(name="Ana", email="ana@x.com")\n    return user'
+    assert record_lines_out(program, code_ranges(program)) == code_ranges(program)  # a program keeps its ranges
