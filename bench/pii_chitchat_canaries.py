@@ -22,7 +22,8 @@ in-process policy's reading (the rule that kept it, or not_found).
 Split: tuned on WildChat, the wide canaries' family A and family C here; checked on family D;
 held out: bench/pii_heldout.py. Writes bench/results/pii_chitchat_canaries.json.
 
-Usage: MMRC_CHITCHAT_WHEEL=PATH python bench/pii_chitchat_canaries.py [--frames written|wide] [--n 400]
+Usage: MMRC_CHITCHAT_WHEEL=PATH python bench/pii_chitchat_canaries.py [--frames written|wide] [--n 1200]
+       [--names faker|wide] [--hosts all|public] [--show N]
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def frames(kind: str) -> tuple[list[tuple[str, str, tuple[str, ...]]], dict]:
 
 
 def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], luhn_share: float = 0.75,
-          names: str = "wide", hosts: str = "all") -> list[dict]:
+          names: str = "faker", hosts: str = "all") -> list[dict]:
     rng = random.Random(seed)
     people = name_pool() if names == "faker" else None
     table, spec = frames(which)
@@ -218,11 +219,11 @@ def explain(leaks: list[dict]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", default="written", choices=["written", "wide"])
-    parser.add_argument("--n", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--n", type=int, default=1200)
+    parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--chitchat", type=Path, default=None)
     parser.add_argument("--luhn-share", type=float, default=0.75, help="the share of cards given a valid check digit")
-    parser.add_argument("--names", default="wide", choices=["wide", "faker"],
+    parser.add_argument("--names", default="faker", choices=["wide", "faker"],
                         help="the wide canaries' rare names, or Faker's frequency-weighted ones (names.json)")
     parser.add_argument("--hosts", default="all", choices=["all", "public"],
                         help="all conversations, or those about public life or stories (tagged public_life or fiction)")
@@ -237,7 +238,10 @@ def main() -> None:
     fates = run_cli(rows)
     table, leaks = score(rows, fates)
     for g, c in table.items():
-        print(f"{g:18} leaked {c.get('leaked', 0)}/{c.get('n', 0)}  dropped {c.get('dropped', 0)}")
+        if g.endswith(":dialogues"):
+            print(f"{g:18} not scored: {', '.join(f'{k} {v}' for k, v in sorted(c.items()) if isinstance(v, int))}")
+        else:
+            print(f"{g:18} leaked {c.get('leaked', 0)}/{c.get('n', 0)}  dropped {c.get('dropped', 0)}")
     tune = TUNE[args.frames]
     for line in explain([x for x in leaks if x["row"]["family"] == tune][: args.show]):
         print(line)
@@ -255,8 +259,9 @@ def main() -> None:
                         "checked_on": "the other family here", "held_out": "bench/pii_heldout.py",
                         "hosts": "chitchat-dataset 0.9.0 conversations not in bench/pii_heldout"},
               "groups": table}
-    out = RESULTS.with_name(f"pii_chitchat_canaries{'' if args.frames == 'written' else '_wide'}"
-                            f"{'' if args.names == 'wide' else '_' + args.names}{'' if args.hosts == 'all' else '_' + args.hosts}.json")
+    suffix = "".join(f"_{value}" for value, default in ((args.frames, "written"), (args.names, "faker"),
+                                                         (args.hosts, "all")) if value != default)
+    out = RESULTS.with_name(f"pii_chitchat_canaries{suffix}.json")
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"-> {out}")
 
