@@ -111,6 +111,20 @@ def frames(kind: str) -> tuple[list[tuple[str, str, tuple[str, ...]]], dict]:
     return [(f["family"], f["text"], tuple(f["kinds"])) for f in spec["frames"]], spec.get("values", {})
 
 
+def fill(frame: str, vals: dict) -> tuple[str, dict[str, int]]:
+    """The frame with its values, and where each placeholder's value starts (its first use): "{first}"
+    inside an earlier "{full}" is located by the frame, not by searching the text."""
+    import string
+
+    out, where = "", {}
+    for literal, field, _, _ in string.Formatter().parse(frame):
+        out += literal
+        if field is not None:
+            where.setdefault(field, len(out))
+            out += str(vals[field])
+    return out, where
+
+
 def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], luhn_share: float = 0.75,
           names: str = "faker", hosts: str = "all") -> list[dict]:
     rng = random.Random(seed)
@@ -123,12 +137,14 @@ def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], l
 
         pool = [cid for cid in pool if {"public_life", "fiction"} & set(tag(conversations[cid]).found)]
     rows = []
+    if n > len(pool):
+        raise SystemExit(f"--n {n} is more than the {len(pool)} host conversations")
     for k, cid in enumerate(rng.sample(pool, n)):
         family, frame, kinds = table[k % len(table)] if k < len(table) else rng.choice(table)
         vals = written_values(spec, rng, luhn_share) if spec else wide.values(rng)
         if people:
             vals = with_names(vals, people, rng)
-        sentence = frame.format(**vals)
+        sentence, where = fill(frame, vals)
         turns = [dict(t) for t in conversations[cid]]
         at = rng.choice([i for i, t in enumerate(turns) if t["role"] == "user"])
         lines = turns[at]["text"].split("\n")
@@ -139,9 +155,9 @@ def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], l
         for key in kinds:
             kind, name = key.split(":")
             value = vals[name]
-            pos = sentence.find(value)
-            if pos < 0:
+            if name not in where:
                 raise SystemExit(f"frame without its value {name!r}: {frame!r}")
+            pos = where[name]
             canaries.append({"kind": kind, "value": value, "turn": at, "start": len(prefix) + pos})
         rows.append({"id": f"ccc-{k:04d}", "source": "chitchat", "source_id": cid, "family": family,
                      "frame": frame, "turns": turns, "canaries": canaries})

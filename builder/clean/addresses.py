@@ -88,7 +88,8 @@ LEAD = (rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+)?"
         rf"(?:(?!24/7\b)\d{{1,5}}[a-zA-Z]?[/-]\d{{1,5}}[a-zA-Z]?\s+|\d{{1,5}}[a-zA-Z]?,?\s+)")  # not "24/7"
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
-                 r"|located\s+at|come\s+to|(?:new|my|our|his|her|their|\w+['’]s)\s+(?:place|house|home|flat|apartment|apt|condo))\b"
+                 r"|located\s+at|come\s+to|(?:new|my|our|his|her|their|(?!(?:it|that|what|there|here|who|he|she|let)['’]s)(?-i:[A-Z])\w*['’]s)\s+"
+                 r"(?:place|house|home(?!\s+to\b)|flat|apartment|apt|condo))\b"
                  r"[^.\n]{0,20}$", re.I)
 
 # A street named without its number is still the user's home when they say they live, moved or
@@ -221,12 +222,17 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                                 and bool(STRONG_TYPES.search(value.rstrip())))
                 if not _name_ok(m.group("name").split(), lower_here or lower_street) or re.match(r"\d{3}0s\b", value):
                     continue
-            elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot", "block"):
+            elif name == "block":
+                if not (re.match(r"blk", value, re.I) or "#" in value or re.search(r"\d[a-z]?[ \t]+[A-Z]", value)):
+                    continue  # "block 2 in the first row": a block of a game or a program, no housing block
+                if not _name_ok(re.findall(NAME_WORD, value)[1:], lower_here):
+                    continue
+            elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
                 words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
                 # a type word of its own ("rua", "calle", "ul.") says "street" in a lower-case name too
-                typed = name == "type_first" and not (SHORT_TYPES.match(value) and "." not in value[:8])
+                typed = name == "type_first" and _foreign_type(value)
                 if not _name_ok(words, lower_here or typed) or not re.search(r"\d", value):
                     continue
                 if not lower_here and not value[:1].isdigit() and not value[:1].isupper() and name != "type_first":
@@ -281,6 +287,18 @@ _DIGIT = re.compile(r"\d")
 _WORD_BEFORE_NUMBER = re.compile(r"([^\W\d_]+)\.?,?\s+\d")
 _ENDINGS = tuple(NAME_FIRST_ENDINGS.split("|"))
 _SHORT_TYPE_BEFORE_NUMBER = re.compile(rf"\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+\d", re.I)
+
+
+_TYPE_WORD = re.compile(rf"(?:{LEAD})?(?P<type>{PREFIX_TYPES})(?P<dot>\.)?", re.I)
+
+
+def _foreign_type(value: str) -> bool:
+    """The street's type word is no English word ("rua", "calle") or an abbreviation with its dot
+    ("ul."): it says "street" whatever the case of the name ("place the cursor 5" is English)."""
+    from builder.clean.truecase import is_english_word
+
+    m = _TYPE_WORD.match(value)
+    return bool(m) and (bool(m.group("dot")) or len(m.group("type")) >= 3 and not is_english_word(m.group("type")))
 
 
 def _ending_any(text: str) -> bool:
@@ -373,7 +391,7 @@ def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:
             place_end = _place_end(m, text, lower_text) if m else None
             if place_end is None:
                 return end, coded
-            after_place = re.fullmatch(r"NSW|VIC|QLD|WA|SA|TAS|ACT|NT", text[m.start("words"):place_end]) is not None
+            after_place = re.search(r"(?:^|\s)(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)$", text[m.start("words"):place_end]) is not None
             end = place_end
     return end, coded
 

@@ -47,7 +47,9 @@ def english_words(text: str) -> bool:
     words (a capitalised word may be a name, which tells no language)."""
     from builder.clean.truecase import is_english_word
 
-    words = [w for w in _WORDS.findall(text) if not w[0].isupper()]
+    words = [re.sub(r"['’](?:s|t|re|ve|ll|d|m)$", "", w.replace("’", "'")).removesuffix("n")
+             if re.search(r"n['’]t$", w) else re.sub(r"['’](?:s|re|ve|ll|d|m)$", "", w)
+             for w in _WORDS.findall(text) if not w[0].isupper()]  # "don't" -> "do", "you're" -> "you"
     return bool(words) and sum(is_english_word(w) for w in words) >= ENGLISH_WORDS_SHARE * len(words)
 
 

@@ -97,7 +97,7 @@ CREDIT_AFTER = re.compile(r"^(?:['’]s)?\s+(?:(?:new|latest|first|last|early|ol
                           r"|^\s+(?:shoes|heels|sneakers|bags|handbags|perfume|fragrance|jeans|dresses|suits|watches)\b",
                           re.I)  # ... or a designer's line ("Jimmy Choo shoes"; not "Anna's shoes")
 PERSON_AFTER = re.compile(
-    r"^(?:'s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
+    r"^(?:['’]s?\s+(?:daughter|son|wife|husband|mother|mom|mum|father|dad|brother|sister|friend|boyfriend|girlfriend"
     r"|partner|address|phone|number|email|e-mail|birthday|account|house|home|car|family|parents|kids|children"
     r"|place|flat|apartment|apt|room|bedroom|party|wedding|funeral|bday|graduation|baby|dog|cat|puppy|kitten)\b"
     r"|\s+(?:says|said|asked|replied|answered|shouted|whispered|yelled|told|had\s+given|has\s+given|gave"
@@ -118,7 +118,8 @@ SIGNOFF = re.compile(rf"(?:^|\n)[ \t]*(?:{CLOSINGS})[ \t]*[,.!]*[ \t]*(?:\n[ \t]
 # A turn that ends with a line holding only a name, after a line that closes ("Thanks a lot!\nEero").
 # Contact lines may follow the name ("Thanks!\n- Shelly Roberts\n+1 555 123 4567").
 # (a name line with a contact line under it is a signature wherever it stands in the turn)
-CONTACT_LINES = r"(?:(?:\n[ \t]*(?:[+(]?\d[\d \t().-]{5,}\d|\S+@\S+\.\w+)[ \t]*)+(?=\n|$)|$)"
+CONTACT_LINES = (r"(?:(?:\n[ \t]*(?:(?=[+(\d][^\n]*(?:\d[^\n\d]*){7})[+(]?\d[\d \t()-]{5,}\d|[\w.+-]+@[\w-]+\.[\w.]+)[ \t]*)+"
+                 r"(?=\n|$)|$)")  # a phone (seven digits or more, no dots: no IP, version or date) or an e-mail
 LAST_LINE_SIGNATURE = re.compile(rf"[!,.][ \t]*\n[ \t]*[-–—~]?[ \t]*(?P<name>{CAP_NAME})[ \t]*[.!]?[ \t]*{CONTACT_LINES}")
 # A pasted chat log: a time stamp, then the speaker ("[10:32] Emeka: are you coming?").
 TRANSCRIPT_SPEAKER = re.compile(rf"^[ \t]*\[?\(?\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\)?\]?[ \t]*[-–]?[ \t]*"
@@ -649,6 +650,7 @@ def vocative_names(text: str) -> list[tuple[int, int, str, float, str]]:
     commas ("Brooke, how's life?", "Any luck, Adam?") only a known first name or a word whose vectors
     sit with people's names counts ("Sure," and "..., illuminati" stand there too); after a greeting
     or "you" any name-like word does ("hey keena", "what about you noelle?")."""
+    from builder.clean.truecase import is_english_word
     from builder.clean.word_kinds import kind_of
 
     out = []
@@ -659,6 +661,9 @@ def vocative_names(text: str) -> list[tuple[int, int, str, float, str]]:
                 continue  # "Luca, der Blitz,": the slots are English grammar
             if k not in (3, 4) and word.lower() not in first_names() and (k == 5 or kind_of(word.title()) != "person"):
                 continue  # only a greeting or "you ..." vouches for an unknown word ("hey keena")
+            if k == 5 and (not word[0].isupper() or word.lower() in SEASONS
+                           or is_english_word(word) and not lower_case_first_name(word)):
+                continue  # "Merry!! christmas", "Hope! this helps": a census name that is also a verb or an adjective
             if _vocative_word(word):
                 basis = "vocative_greeting" if k == 3 else "vocative"  # "Hi Elena!": a greeting word says it
                 out.append((m.start("name"), m.end("name"), "PERSON", 0.85, basis))
@@ -675,13 +680,22 @@ def email_owner_names(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     for m in EMAIL.finditer(text):
         parts = [p for p in re.split(r"[._+\-\d]+", m.group("local").lower()) if len(p) >= 2]
-        if not parts or (len(parts) == 1 and parts[0] not in first_names()):
+        if not parts or any(p in ROLE_WORDS or not name_like(p) for p in parts):
+            continue  # customer.service@, no.reply@, mark.done@: a role or words, not a person
+        if len(parts) == 1 and parts[0] not in first_names():
             continue
         words = r"[ \t]+".join(re.escape(p) for p in parts)
         for hit in re.finditer(rf"(?<![\w@.]){words}(?![\w@])", text, re.I):
-            if not (m.start() <= hit.start() < m.end()):
-                out.append((hit.start(), hit.end(), "PERSON", 0.85, "email_owner"))
+            if m.start() <= hit.start() < m.end() or (len(parts) == 1 and not hit.group()[0].isupper()):
+                continue  # one word alone only written as a name ("Mark", not "mark this done")
+            out.append((hit.start(), hit.end(), "PERSON", 0.85, "email_owner"))
     return out
+
+
+SEASONS = frozenset("summer winter spring autumn fall christmas easter".split())
+ROLE_WORDS = frozenset("""customer service support team info contact sales admin no reply noreply help office hr billing
+accounts account jobs careers hello mail webmaster postmaster news newsletter press media marketing orders order
+privacy legal security abuse feedback enquiries inquiries booking bookings reservations hotel shop store""".split())
 
 
 def cued_names(text: str) -> list[tuple[int, int, str, float]]:

@@ -216,8 +216,8 @@ HOME_VERBS = (r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)
 HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                        r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m|dollars|euros|pounds"
                        r"|years|steps|points|debt|times|users|recipients|customers|items|copies)\b)"
-                       r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{6}|\d{8}|\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}"
-                       r"|\d{3} \d{3}|\d{3} \d{2}|(?!(?:1[5-9]|20)\d\d\b)\d{4}|(?-i:[1-9]\d{3} ?[A-Z]{2}"
+                       r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}"
+                       r"|(?-i:(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?[A-Z]{2}"
                        r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4}))"
                        r"\s+(?:area|neighbou?rhood|zip|district|postcode)\b"
                        r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)", re.I)
@@ -235,7 +235,10 @@ _SPACE_DIGIT_LETTER = re.compile(r"\s\d[^\W\d_]")
 _ZIP_WORD = re.compile(r"zip|post", re.I)
 # A five-character code with its last two hidden ("148xx", "305**"): what a user who hides part of a
 # ZIP writes; three digits keep it from "4xx" (HTTP) and "20xx" (a year).
-MASKED_CODE = re.compile(r"(?<![\w*])\d{3}(?:xx|XX|\*\*)(?![\w*])")
+MASKED_CODE = re.compile(r"(?<![\w*-])\d{3}(?:xx|XX|\*\*)(?![\w*])")
+# ... said to be one, or written where an address puts it: after a town ("Leeds 148xx", "Leeds, 148xx")
+MASKED_BEFORE = re.compile(r"(?i:zip|postcode|postal|plz|cep|pin\s*code|area\s+code)[^.\n]{0,40}$"
+                           r"|(?<![A-Za-z])[A-Z][a-zà-ÿ'’-]+,?[ \t]+$")
 
 
 def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
@@ -253,7 +256,8 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
         (UK_CA_POSTCODE, 0.6, shaped), (LOWER_POSTCODE, 0.6, shaped), (LOWER_STATE_ZIP, 0.7, five))
         if gate for m in pattern.finditer(text)]  # the cheap gates first: most turns hold no code at all
     found += [(start, end, 0.85) for start, end in _codes_after_cue(text)] if cue else []
-    found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)]
+    found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)
+              if MASKED_BEFORE.search(text[max(0, m.start() - 60):m.start()])]
     for m in HOME_CODE.finditer(text):
         group = next(g for g in ("code", "area", "paren") if m.group(g))
         found.append((m.start(group), m.end(group), 0.7))
@@ -281,9 +285,11 @@ CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3}|[1-9]\d
 # Netherlands' "1017 CT", Ireland's "D02 X285"; four digits (Oslo 0150, Wien 1010) only after a
 # place the NER reads as one, and not a year.
 CODE_SHAPES = (r"\d{5}-\d{3,4}|\d{3}-\d{4}|\d{4}-\d{3}|\d{2}-\d{3}|\d{3} \d{3}(?![ \t]\d)|\d{3} \d{2}(?![ \t]?\d)"
-               r"|[1-9]\d{3} ?(?-i:[A-Z]{2})(?![a-z])|(?-i:[A-Z]\d{2}) ?(?-i:[A-Z\d]{4})|\d{5,6}|\d{8}|\d{4}")
+               r"|(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?(?-i:[A-Z]{2})(?![a-z])|(?-i:[A-Z]\d{2}) ?(?-i:[A-Z\d]{4})|\d{5,6}|\d{8}|\d{4}")
 PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ \t]+(?:(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})"
                              rf"|(?P<code>{CODE_SHAPES}))(?![\w-]|[.,]\d)")
+FUNCTION_AFTER = re.compile(r"[ \t]+(?:is|was|and|or|but|where|which|that|in|to|for)\b")
+WORD_AFTER = re.compile(r"[ \t]+[a-z]")  # "Mumbai 25000 per month", "Beijing 100000 people": a count
 # An Australian address's state and postcode after a comma: "12 grafton street, NSW 2000".
 AU_STATE_CODE = re.compile(rf"(?:,|\n)[ \t]*(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})(?![\w-]|[.,]\d)")
 # A distinctive code shape (hyphenated, lettered) said to be in a place: "is 14-789 in Kraków?"
@@ -340,8 +346,11 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
                 continue
         elif _counted(text, m.end(group)) or not is_place(m)[0]:
             continue
+        if code.isdigit() and WORD_AFTER.match(text, m.end(group)) and not FUNCTION_AFTER.match(text, m.end(group)):
+            continue  # a bare number before a lower-case word counts it ("Mumbai 25000 per month")
         out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
-    out += [(m.start("au"), m.end("au"), "ZIP_CODE", 0.6) for m in AU_STATE_CODE.finditer(text)]
+    out += [(m.start("au"), m.end("au"), "ZIP_CODE", 0.6) for m in AU_STATE_CODE.finditer(text)
+            if not YEAR_LIKE.fullmatch(m.group("au")[-4:])]  # "Perth, WA 2019 champions"
     out += [(m.start("code"), m.end("code"), "ZIP_CODE", 0.6) for m in CODE_IN_PLACE.finditer(text) if is_place(m)[0]]
     out = list(dict.fromkeys(out))  # a code two patterns find, once
     for m in CODE_THEN_PLACE.finditer(text):
@@ -400,10 +409,12 @@ ID_DOCUMENTS = re.compile(
     rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I)
 # A vehicle's plate, cued: "license plate 7KXX763", "reg DS75 YXN", "plate (66-BVP-5)": letters and digits
 # in up to four groups, a digit among them.
-PLATE = re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehicle)\s+plates?|plates?(?:\s+(?:number|no\.?|#))?"
-                   rf"|vehicle\s+registration|car\s+reg(?:istration)?|\bvin)(?:\s+(?:number|no\.?|#))?{_IS}\(?"
+PLATE = re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehicle)\s+plates?|plates?\s+(?:number|no\b\.?|#)"
+                   rf"|vehicle\s+registration"
+                   rf"|car\s+reg(?:istration)?|vin)\b(?:\s+(?:number|no\.?|#))?{_IS}\(?"
                    r"(?P<code>(?=[A-Za-z0-9 -]{0,14}\d)[A-Za-z0-9]{1,4}(?:-?[A-Za-z0-9]{1,4}|[ ](?-i:[A-Z0-9]{1,4})){1,4})"
                    r"(?![\w-])", re.I)
+MEASURE = re.compile(r"\d+(?:[.,]\d+)?\s?(?:mm|cm|m|kg|g|lbs?|w|kw|v|x\d+\w*)", re.I)  # "100mm", "2x25kg"
 # India's PAN (five capitals, four digits, a capital): the shape is the cue.
 PAN_SHAPE = re.compile(r"(?<![\w-])[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z](?![\w-])")
 # A UK National Insurance number in its printed grouping ("QQ 12 34 56 C"): the shape is unique.
@@ -416,11 +427,13 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     out += [(m.start(), m.end(), "ID_NUMBER", 0.8) for m in NINO_SPACED.finditer(text)]
     out += [(m.start(), m.end(), "ID_NUMBER", 0.8) for m in PAN_SHAPE.finditer(text)]
     out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in PLATE.finditer(text)
-            if sum(c.isdigit() for c in m.group("code")) >= 2 and len(re.sub(r"\W", "", m.group("code"))) >= 5]
+            if sum(c.isdigit() for c in m.group("code")) >= 2 and len(re.sub(r"\W", "", m.group("code"))) >= 5
+            and not MEASURE.fullmatch(m.group("code"))]
     for m in ID_DOCUMENTS.finditer(text):
         code = m.group("code")
         if sum(c.isdigit() for c in code) >= 4 and not YEARS.fullmatch(code) and not DATE_LIKE.fullmatch(code):
             out.append((m.start("code"), m.end("code"), "ID_NUMBER", 0.8))
+    out = list({(s, e): (s, e, entity, score) for s, e, entity, score in out}.values())  # a PAN two patterns find, once
     taken = {(s, e) for s, e, _, _ in out}
     for m in ID_CUED.finditer(text):
         span = (m.start("code"), m.end("code"))

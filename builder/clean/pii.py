@@ -159,10 +159,14 @@ class PiiDetector:
                 self._read_answer(texts[i - 1], texts[i], scans[i])
         for i, (scan, text) in enumerate(zip(scans, texts)):
             kept = []
-            contacts = [s for s in scan.spans if s["entity"] in STRUCTURED]
+            judged_text = ner_texts.get(i, text)
+            for span in scan.spans:  # contact values first: only those kept vouch for a name on their line
+                if "suppressed_by" not in span and span["entity"] != "PERSON":
+                    span["suppressed_by"] = self._judge(span, judged_text)
+            contacts = [s for s in scan.spans if s["entity"] in STRUCTURED and not s["suppressed_by"]]
             for span in scan.spans:
                 if "suppressed_by" not in span:
-                    span["suppressed_by"] = self._judge(span, ner_texts.get(i, text), _on_contact_line(text, span, contacts))
+                    span["suppressed_by"] = self._judge(span, judged_text, _on_contact_line(text, span, contacts))
                 (scan.suppressed if span["suppressed_by"] else kept).append(span)
             for span in kept:
                 del span["suppressed_by"]

@@ -36,7 +36,10 @@ EXAMPLES = (("Write a story about a dragon.\nI broke up with Jovana last month."
             ("write me a story about my cat Lily", "Lily", False),
             ("Anna calls Beth. Who does 'her' refer to? My teacher gave it.", "Anna", False),
             ("She said “I met Tomas there”, and laughed.", "Tomas", False),
-            ("of course you can tell me your story!!!\nme and Maggie went to Lyon last summer", "Maggie", True))
+            ("of course you can tell me your story!!!\nme and Maggie went to Lyon last summer", "Maggie", True),
+            ("tell me your story!!\nit was just me and Maggie", "Maggie", True),
+            ("tell me your story!!\nDan and me are going to Lyon", "Dan", True),
+            ("Write a story. Between you and me, Gandalf is overrated", "Gandalf", False))
 
 
 def bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -49,7 +52,8 @@ def bounds(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 # ... but "me" joined to someone is a subject in speech: "me and Maggie went to Lyon", "Dan and me are"
-ME_AND = re.compile(r"(?<![\w'’])(?:me|us)\s+(?:and|&|n|\+)\s+\S|\S\s+(?:and|&|n)\s+me(?![\w'’])", re.I)
+ME_AND = re.compile(r"(?<![\w'’])(?:me|us)\s+(?:and|&|n|\+)\s+\S|(?<![\w'’])(?!you\b)\w+\s+(?:and|&|n)\s+me(?![\w'’])",
+                    re.I)  # (not "between you and me")
 
 
 def first_person(sentence: str) -> bool:
@@ -76,5 +80,5 @@ def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]]
         return False
     if QUOTED.search(sentence[:start - left]) and QUOTED.search(sentence[end - left:]):
         return False
-    rest = sentence[:start - left] + " " + sentence[end - left:]  # the name itself is no pronoun ("Im Ho")
+    rest = sentence[:start - left] + " Someone " + sentence[end - left:]  # the name itself is no pronoun ("Im Ho")
     return first_person(rest) or any(left <= s < right and not (s < end and start < e) for s, e in structured)
