@@ -25,6 +25,8 @@ import re
 
 from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
+from builder.clean.numbers import AU_STATES
+
 L = r"[^\W\d_]"  # a letter in any script
 # Words no street name holds: a street's name stops before them ("241 rue des Lilas and my zip is ...")
 NOT_IN_NAME_WORDS = frozenset("""my your his her our their is are was were am be and or but so if please thanks thank it i
@@ -317,6 +319,7 @@ YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a 
 LIVES_ON_ANY = re.compile(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"
                           r"|(?:my|our)\s+(?:street|road|address)\b)", re.I)
 _UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
+AU_STATE_LAST = re.compile(rf"(?<![^\s,])(?:{AU_STATES})$")  # "..., Sydney NSW" before its postcode
 BLOCK_ANY = re.compile(r"\b(?:blk|block)\.?[ \t]*\d", re.I)
 _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
@@ -391,7 +394,7 @@ def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:
             place_end = _place_end(m, text, lower_text) if m else None
             if place_end is None:
                 return end, coded
-            after_place = re.search(r"(?:^|\s)(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)$", text[m.start("words"):place_end]) is not None
+            after_place = AU_STATE_LAST.search(text, m.start("words"), place_end) is not None
             end = place_end
     return end, coded
 
