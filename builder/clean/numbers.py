@@ -328,30 +328,31 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
 
     out = []
     places = {(s, e) for s, e, label in ents if label == "GPE"}
-    def is_place(m: re.Match) -> tuple[bool, bool]:
-        """(a place by the NER or by its word vectors, by the NER)."""
+    def by_ner(m: re.Match) -> bool:
+        return any(s <= m.start("place") and m.end("place") <= e for s, e in places)
+
+    def is_place(m: re.Match) -> bool:
+        """A place by the NER or by its word vectors."""
         word = m.group("place")
-        by_ner = any(s <= m.start("place") and m.end("place") <= e for s, e in places)
-        if by_ner:
-            return True, True
+        if by_ner(m):
+            return True
         named = word[0].isupper() or at_most_a_noun(word)  # "Paris", "bangalore"; not "port 52662"
-        return named and kind_of(word[0].upper() + word[1:].lower()) == "place", False
+        return named and kind_of(word[0].upper() + word[1:].lower()) == "place"
 
     for m in PLACE_THEN_CODE.finditer(text):
         group = "au" if m.group("au") else "code"
         code = m.group(group)
         if group == "code" and len(code) == 4 and code.isdigit():  # the cheap tests first: most are "in 2019"
-            by_ner = any(s <= m.start("place") and m.end("place") <= e for s, e in places)
-            if not by_ner or YEAR_LIKE.fullmatch(code) or _counted(text, m.end(group)):
+            if not by_ner(m) or YEAR_LIKE.fullmatch(code) or _counted(text, m.end(group)):
                 continue
-        elif _counted(text, m.end(group)) or not is_place(m)[0]:
+        elif _counted(text, m.end(group)) or not is_place(m):
             continue
         if code.isdigit() and WORD_AFTER.match(text, m.end(group)) and not FUNCTION_AFTER.match(text, m.end(group)):
             continue  # a bare number before a lower-case word counts it ("Mumbai 25000 per month")
         out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
     out += [(m.start("au"), m.end("au"), "ZIP_CODE", 0.6) for m in AU_STATE_CODE.finditer(text)
             if not YEAR_LIKE.fullmatch(m.group("au")[-4:])]  # "Perth, WA 2019 champions"
-    out += [(m.start("code"), m.end("code"), "ZIP_CODE", 0.6) for m in CODE_IN_PLACE.finditer(text) if is_place(m)[0]]
+    out += [(m.start("code"), m.end("code"), "ZIP_CODE", 0.6) for m in CODE_IN_PLACE.finditer(text) if is_place(m)]
     out = list(dict.fromkeys(out))  # a code two patterns find, once
     for m in CODE_THEN_PLACE.finditer(text):
         word, code = m.group("place"), m.group("code")
@@ -407,8 +408,8 @@ ID_DOCUMENTS = re.compile(
     rf"|マイナンバー|身份证号?码?|주민등록번호)"
     rf"(?:\s*(?:number|no\.?|nr\.?|#))?(?:\s+(?:is|was|:))?{_IS}(?!(?:is|was|are|no)\b)"
     rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I)
-# A vehicle's plate, cued: "license plate 7KXX763", "reg DS75 YXN", "plate (66-BVP-5)": letters and digits
-# in up to four groups, a digit among them.
+# A vehicle's plate, cued: "license plate 7KXX763", "car reg DS75 YXN", "plate number (66-BVP-5)": letters
+# and digits in up to four groups, a digit among them ("plate" alone is a dish or a steel sheet).
 PLATE = re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehicle)\s+plates?|plates?\s+(?:number|no\b\.?|#)"
                    rf"|vehicle\s+registration"
                    rf"|car\s+reg(?:istration)?|vin)\b(?:\s+(?:number|no\.?|#))?{_IS}\(?"
