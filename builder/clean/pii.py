@@ -21,7 +21,7 @@ from builder.traits.code import code_ranges, in_ranges, record_lines_out
 from builder.clean.names import after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_name
 from builder.clean.numbers import MONEY_OR_UNIT, in_code_list
 from builder.clean.truecase import is_english_word, truecase
-from builder.clean.recognizers import NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
+from builder.clean.recognizers import HOST_DOT, NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
 
 CHUNK_OVERLAP = 100  # an entity cut by a chunk border is still seen whole in the next chunk
@@ -55,13 +55,13 @@ def split_chunks(text: str, size: int, overlap: int = CHUNK_OVERLAP) -> list[tup
 
 
 def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
-    """Skip finders that cannot match: most chat turns have no digits, no '@', no dot."""
+    """Skip finders that cannot match: most chat turns have no digits, no '@', no host name."""
     digits = sum(map(str.isdigit, text))
     out = set()
     for entity in entities:
         need = ENTITIES[entity].min_digits if entity in ENTITIES else 0
         if digits < need or (entity == "EMAIL_ADDRESS" and "@" not in text) or (
-                entity == "URL" and "." not in text):
+                entity == "URL" and not HOST_DOT.search(text)):
             continue
         out.add(entity)
     return out

@@ -39,6 +39,37 @@ def test_recognizers_that_cannot_match_are_skipped():
     assert "PHONE_NUMBER" in possible_entities("call 212 555 0187", entities)
 
 
+@pytest.mark.parametrize("text", [
+    "see example.com", "HTTPS://WWW.EXAMPLE.ORG/a", "go to http://84.23.11.9.nip.io/admin", "my-site.io rocks",
+    "'www.x.co.uk'", "It rained. Then it stopped.", "pi is 3.14 and e is 2.72", "Ok.Thanks", "no dot at all",
+])
+def test_the_url_gate_never_hides_a_url_presidio_finds(text):
+    from presidio_analyzer.predefined_recognizers import UrlRecognizer
+
+    from builder.clean.recognizers import _presidio
+
+    found = bool(_presidio(UrlRecognizer(), "URL")(text, []))
+    gate = "URL" in possible_entities(text, CleanConfig().entities)
+    assert gate >= found
+    # prose with its full stops followed by a space, and decimals, skip the recognizer
+    assert gate == (text not in ("It rained. Then it stopped.", "pi is 3.14 and e is 2.72", "no dot at all"))
+
+
+def test_the_url_finder_reads_host_words_and_finds_what_presidio_finds_in_the_whole_text():
+    import regex
+    from presidio_analyzer.predefined_recognizers import UrlRecognizer
+
+    from builder.clean.recognizers import _presidio
+
+    text = ('See "https://example.com/a?b=1" and (www.test.org/x), then\nfoo.io.\tmail me at a@b.co.uk '
+            "or 'docs.python.org/3/'. Version 3.11. Done.Next line: http://84.23.11.9/admin")
+    whole = UrlRecognizer().analyze(text, ["URL"], None, regex_flags=regex.DOTALL | regex.MULTILINE | regex.IGNORECASE)
+    found = _presidio(UrlRecognizer(), "URL")(text, [])
+    assert sorted(found) == sorted((r.start, r.end, "URL", float(r.score)) for r in whole)
+    assert {text[s:e] for s, e, _, _ in found} == {'"https://example.com/a?b=1"', "www.test.org/x", "foo.io", "b.co.uk",
+                                                   "'docs.python.org/3/'", "Done.Ne"}  # Presidio's own reading
+
+
 @pytest.mark.parametrize("entity,value,keep", [
     ("PERSON", "Anna Berg", True), ("PERSON", "Einstein", False), ("PERSON", "Barack Obama", False),
     ("PERSON", "Hi", False), ("PERSON", "ChatGPT", False), ("PERSON", "42", False), ("PERSON", "J.", False),
