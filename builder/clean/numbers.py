@@ -43,6 +43,23 @@ NOT_CARD_CUE = re.compile(r"(?:\b(?:id|coupon|order|tracking|invoice|isbn|issn|s
                           r"|barcode|ean|upc)\b|_id|号|编号|id)[\s\"':=#：]*$", re.I)
 
 
+# Said to be a card: a card's own word earlier in the clause ("my visa is ...", "the card's ...", "here is
+# the card info ..."), or an expiry date right after the number ("... 12/25", "..., exp 04/27"). The
+# speaker vouches for the number, so no Luhn digit is asked for (a typo, a made-up test number still
+# shows how the user shares cards). Only a card word counts: "pay" or "payment" only ask for a Luhn run.
+CARD_WORD_BEFORE = re.compile(r"\b(?:card|cards|cc|visa|master\s?card|amex|american\s+express|discover|maestro|debit"
+                              r"|credit\s?card)\b(?:['’]s)?(?:[^\d\n.!?;]|(?<=\bno|\bnr)\.){0,30}$", re.I)
+EXPIRY_AFTER = re.compile(r"^[ \t]*[,(]?[ \t]*(?:(?:exp\w*|valid\s+(?:thru|through|till|until))\.?[ \t]*:?[ \t]*)?"
+                          r"(?:0?[1-9]|1[0-2])[ \t]?/[ \t]?(?:\d\d|20\d\d)(?![\w/])", re.I)
+# With a card word before it, dots may group a card's digits too ("Card No.4761.4365.3705.6563").
+DOTTED_CARD = re.compile(r"(?<![\w,/+-])(?<!\d\.)\d{4}(?:\.\d{4}){2}\.\d{1,7}(?![\w/]|[.,]\d|-\d)")
+
+
+def said_to_be_a_card(text: str, start: int, end: int) -> bool:
+    """A card word earlier in the clause, or an expiry date after the number (see CARD_WORD_BEFORE)."""
+    return bool(CARD_WORD_BEFORE.search(text[max(0, start - 60):start]) or EXPIRY_AFTER.match(text[end:end + 24]))
+
+
 # A card's security code: with the number it completes a payment; no one may keep it (PCI DSS).
 CVV = re.compile(r"\b(?:cvv2?|cvc2?|csc|cvn|security\s+code|card\s+verification(?:\s+(?:value|code|number))?)"
                  r"(?:\s+(?:is|was|number|no\.?))?\s*[:#=]?\s*(?P<code>\d{3,4})(?![\w/-])", re.I)
@@ -58,23 +75,30 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
            if len(set(m.group("num"))) >= 3]
     out += [(m.start("code"), m.end("code"), "CREDIT_CARD", 0.85) for m in CVV.finditer(text)]
     taken = [(s, e) for s, e, _, _ in out]
-    for m in CARD.finditer(text):
+    for m in [*CARD.finditer(text), *DOTTED_CARD.finditer(text)]:
         if any(s < m.end() and m.start() < e for s, e in taken):
             continue
         before = text[max(0, m.start() - 40):m.start()]
         cued = bool(CARD_CUE.search(before))
         if NOT_CARD_CUE.search(before) and not cued:
             continue
+        dotted = "." in m.group()
         groups = list(re.finditer(r"\d+", m.group()))
         for last in range(len(groups), 0, -1):  # "4111 1111 1111 1111 12/25": drop trailing groups
             end = groups[last - 1].end()
             digits = re.sub(r"\D", "", m.group()[:end])
             if len(digits) < 12:
                 break
-            if len(digits) <= 19 and luhn_ok(digits) and len(set(digits)) >= 2:
+            if len(digits) > 19 or len(set(digits)) < 2:
+                continue
+            said = said_to_be_a_card(text, m.start(), m.start() + end)
+            if dotted and not said:
+                break  # dots group versions and addresses: only a card word makes those digits a card
+            if said and len(digits) >= 13 and len(set(digits)) >= 3 or luhn_ok(digits) and not dotted:
                 known = bool(CARD_PREFIX.match(digits))
-                if known or cued:
-                    out.append((m.start(), m.start() + end, "CREDIT_CARD", 0.9 if known else 0.7))
+                if known or cued or said:
+                    out.append((m.start(), m.start() + end, "CREDIT_CARD", 0.9 if known or said else 0.7))
+                    taken.append((m.start(), m.start() + end))
                 break
     return out
 

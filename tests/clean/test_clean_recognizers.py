@@ -45,6 +45,29 @@ def test_luhn_valid_ids_are_not_cards():
 
 
 @pytest.mark.parametrize("text,value", [
+    ("my visa is 3965 7249 2086 8289 exp 04/27 lol", "3965 7249 2086 8289"),   # no Luhn digit: the user says so
+    ("the card's 1931-0025-1678-0084, can you check", "1931-0025-1678-0084"),
+    ("here is the card info 3965 7249 2086 8289 12/25", "3965 7249 2086 8289"),
+    ("4776 1740 9319 2545, 11/2026, cvv 123", "4776 1740 9319 2545"),             # an expiry after it
+    ("Card No.4761.4365.3705.6564", "4761.4365.3705.6564"),                        # dots, after a card word
+    ("ok here's my mastercard 5412-7512-3412-3457", "5412-7512-3412-3457"),
+])
+def test_a_number_said_to_be_a_card_needs_no_luhn_digit(text, value):
+    assert not luhn_ok(value.replace(" ", "").replace("-", "").replace(".", ""))
+    assert [text[s:e] for s, e, _, _ in find_cards(text) if len(text[s:e]) > 4] == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Python 3.1234.5678.9012 release",             # dots without a card word
+    "my card game scored 1234 5678 9012 points",   # 12 digits: a card word alone asks for 13 or more
+    "order 4111 1111 1111 1112 (3/24)",            # an order number with a date: no card word, no Luhn
+    "card 1111 1111 1111 1111",                    # two digits repeated: a placeholder
+])
+def test_card_words_and_dates_do_not_make_every_number_a_card(text):
+    assert find_cards(text) == []
+
+
+@pytest.mark.parametrize("text,value", [
     ("Mali 089 72 63 41 office 166-684-7899 fax", "089 72 63 41"),       # cue after the number
     ("51-16-34-25-Office", "51-16-34-25"),
     ("Phone: 782 2652", "782 2652"),                                      # 7 digits after Phone:
