@@ -54,6 +54,15 @@ def split_chunks(text: str, size: int, overlap: int = CHUNK_OVERLAP) -> list[tup
     return chunks
 
 
+# What the finders read: every Unicode space as a plain space ("4929\u00a01234 ..." pasted from a web
+# form), the hyphens numbers are written with as "-", full-width digits as ASCII. One character for
+# one, so every offset stays the original's.
+PLAIN = str.maketrans({**{c: " " for c in "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+                          "\u2009\u200a\u202f\u205f\u3000"},
+                       "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2212": "-",
+                       **{chr(0xFF10 + d): str(d) for d in range(10)}})
+
+
 def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
     """Skip finders that cannot match: most chat turns have no digits, no '@', no host name."""
     digits = sum(map(str.isdigit, text))
@@ -159,7 +168,7 @@ class PiiDetector:
                 self._read_answer(texts[i - 1], texts[i], scans[i])
         for i, (scan, text) in enumerate(zip(scans, texts)):
             kept = []
-            judged_text = ner_texts.get(i, text)
+            judged_text = ner_texts.get(i, text).translate(PLAIN)
             for span in scan.spans:  # contact values first: only those kept vouch for a name on their line
                 if "suppressed_by" not in span and span["entity"] != "PERSON":
                     span["suppressed_by"] = self._judge(span, judged_text)
@@ -202,6 +211,8 @@ class PiiDetector:
 
     def _find(self, text: str, ents: list, english: bool, offset: int, ner_text: str | None = None) -> list[dict]:
         """Run the finders; English-only ones read ``ner_text`` (the text NER saw, see truecase.py)."""
+        text = text.translate(PLAIN)
+        ner_text = ner_text.translate(PLAIN) if ner_text is not None else None
         possible = possible_entities(text, self.config.entities)
         code = record_lines_out(text, code_ranges(text)) if {"PERSON", "IP_ADDRESS", "ID_NUMBER"} & possible else []
         out = []
@@ -256,7 +267,7 @@ class PiiDetector:
         return judge_span(entity, value, span["score"], self.config.threshold(entity))
 
 
-VOUCHING_CUES = frozenset(("intro", "signoff", "lower_cue", "vocative", "vocative_greeting", "email_owner"))
+VOUCHING_CUES = frozenset(("intro", "signoff", "lower_cue", "vocative", "vocative_greeting", "email_owner", "record"))
 
 
 def _on_contact_line(text: str, span: dict, contacts: list[dict]) -> bool:

@@ -4,7 +4,7 @@ MMRC deletes personal segments, or removes the whole dialogue when its coherence
 compromised. Coherence is judged on the turn as it reads after replacement: a turn in which
 replacements (each one unit) are more than ``max_redacted_share`` of its units (replacements and
 the words outside them), with at least ``coherence_min_spans`` replacements, is unreadable and must
-be deleted;
+be deleted (a pasted record's line counts for nothing: it reads the same with surrogates);
 policy ``drop`` then drops the dialogue (``pii_coherence``), ``delete_exchange`` removes the
 turn with its partner (the user question and the answers to it) and keeps the dialogue
 while enough of it is left.
@@ -20,6 +20,7 @@ from builder.clean.context_names import add_unfound_names
 from builder.clean.names import PARTICLES, lower_case_first_name
 from builder.clean.pii import TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, is_public
+from builder.clean.records import record_lines
 from builder.clean.suppressions import Context
 from builder.clean.surrogates import Redactor, apply_spans
 from builder.clean.truecase import is_english_word
@@ -186,7 +187,15 @@ def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
 
 def replaced_share(text: str, spans: list[dict]) -> float:
     """The share of a turn's units that replacements are, after replacement: each replaced span
-    counts one unit, each word outside the spans one."""
+    counts one unit, each word outside the spans one. A pasted record's line (records.py) counts
+    for nothing: with surrogates in its fields it reads as the same record ("Jane Roe, 1 May 1990,
+    jane@example.com"), however much of it was replaced."""
+    records = [(s, e) for s, e, _ in record_lines(text)]
+    spans = [sp for sp in spans if not any(s <= sp["start"] and sp["end"] <= e for s, e in records)]
+    for s, e in sorted(records, reverse=True):
+        text = text[:s] + " " * (e - s) + text[e:]
+    if not spans:
+        return 0.0
     outside, pos = [], 0
     for span in sorted(spans, key=lambda s: s["start"]):
         outside.append(text[pos:span["start"]])

@@ -27,6 +27,16 @@ chatgpt gpt ai api url http https www html css json sql js py cpp iphone ipad io
 """.split())
 
 
+# Contractions typed without their apostrophe ("whats up", "dont", "youre"): English words, no names.
+# None of them is a first name in builder/clean/first_names.txt (a test checks).
+APOSTROPHE_LESS = frozenset(
+    [a + "nt" for a in "do does did is are was were has have had could would should must might need ca wo ai".split()]
+    + [p + "re" for p in "you we they who what there".split()]
+    + [p + "ve" for p in "i you we they who would could should might must".split()]
+    + [p + e for p in "i you he she we they it that there who what".split() for e in ("ll", "d")]
+    + [p + "s" for p in "what that how where who there he she it let here when why".split()] + ["im"])
+
+
 @functools.cache
 def _lexicon():
     from pathlib import Path
@@ -50,7 +60,7 @@ def _lexicon():
 @functools.cache
 def is_english_word(word: str) -> bool:
     w = word.lower().replace("’", "'")
-    if w in STOP_WORDS or w in SLANG or len(w) < 3:
+    if w in STOP_WORDS or w in SLANG or w in APOSTROPHE_LESS or len(w) < 3:
         return True
     words, rules, exc = _lexicon()
     for pos, known in words.items():

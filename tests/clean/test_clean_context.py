@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.clean import names, sentence, word_kinds
+from builder.clean import names, records, sentence, word_kinds
 from builder.clean.config import CleanConfig
 from builder.clean.numbers import find_identifiers
 from builder.clean.pii import PiiDetector
@@ -35,6 +35,13 @@ def test_a_structured_value_beside_a_name_makes_it_a_contact():
 def test_record_field_examples(text, name, expected):
     start = text.index(name)
     assert names.record_field(text, start, start + len(name)) is expected
+
+
+@pytest.mark.parametrize("line, names, dates", records.EXAMPLES)
+def test_record_line_examples(line, names, dates):
+    found = records.record_fields(line)
+    assert [line[s:e] for s, e, entity, *_ in found if entity == "PERSON"] == names
+    assert [line[s:e] for s, e, entity, *_ in found if entity == "DATE_OF_BIRTH"] == dates
 
 
 @pytest.mark.parametrize("text, expected", fiction.SHEET_EXAMPLES)
@@ -200,6 +207,9 @@ def _redacted(detector, turns):
     ([("user", "of course you can tell me your story!!!\nme and Maggie went to Lyon last summer, best trip ever")],
      ["Maggie"], []),
     ([("user", "Customer: Ana Ruiz; tel. 555 123 4567; deliver to 12 Elm St;")], ["Ana Ruiz", "555 123"], []),
+    # a contraction typed without its apostrophe is an English word, no name after a greeting
+    ([("user", "hey whats up"), ("assistant", "hi thats cool, youre early")], [], ["whats", "thats", "youre"]),
+    ([("user", "hey wes, whats up")], ["wes"], ["whats"]),
 ])
 def test_names_and_numbers_by_context(detector, turns, gone, kept):
     text = "\n".join(_redacted(detector, turns))

@@ -23,8 +23,11 @@ def _rows():
                  source_id="ru"),
         dialogue([("user", "Can you explain how photosynthesis works in plants and why leaves are green?"),
                   ("assistant", "Plants use chlorophyll, which absorbs red and blue light.")], source_id="en"),
-        dialogue([("user", "Anna Berg, anna.berg@gmail.com, (212) 555-0187, 42 Willow Lane"),
+        dialogue([("user", "Anna Berg anna.berg@gmail.com (212) 555-0187 42 Willow Lane"),
                   ("assistant", "Thanks, noted.")], source_id="mostly_pii"),
+        # the same values as a record's fields: with surrogates it reads as the same record, and stays
+        dialogue([("user", "Anna Berg, anna.berg@gmail.com, (212) 555-0187, 42 Willow Lane"),
+                  ("assistant", "Thanks, noted.")], source_id="record"),
     ]
 
 
@@ -54,7 +57,7 @@ def test_language_filter_drops_others_with_a_reason(tmp_path):
     assert dropped == [{"language": "ru"}]
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["funnel"]["dropped"]["language_not_selected"] == 1
-    assert manifest["rows"]["in"] == 3  # every dialogue accounted for
+    assert manifest["rows"]["in"] == 4  # every dialogue accounted for
 
 
 def test_coherence_drop_lists_the_spans_that_made_it(tmp_path):
@@ -65,6 +68,8 @@ def test_coherence_drop_lists_the_spans_that_made_it(tmp_path):
     assert {s["entity"] for s in spans} >= {"EMAIL_ADDRESS", "PHONE_NUMBER"}
     assert all({"turn", "start", "end", "entity", "score"} <= set(s) for s in spans)
     assert "anna.berg" not in dropped[0]["detail"]  # offsets, never values
+    record = rows["record"]["turns"][0]["text"]
+    assert "Anna" not in record and "anna.berg" not in record and "555-0187" not in record and record.count(", ") == 3
 
 
 def test_language_independent_finders_still_run_on_other_languages():

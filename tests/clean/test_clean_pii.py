@@ -174,7 +174,7 @@ def test_surrogates_are_consistent_within_a_dialogue(tmp_path):
 
 
 def test_coherence_rule_drops_or_deletes_the_exchange(tmp_path):
-    mostly_pii = "Anna Berg, anna.berg@gmail.com, (212) 555-0187"
+    mostly_pii = "Anna Berg anna.berg@gmail.com (212) 555-0187"  # a pile of values (a record line reads fine)
     long_dialogue = [("user", "Can you help me plan a vegetable garden for a small balcony in the city?"),
                      ("assistant", "Yes: tomatoes, herbs and lettuce grow well in pots on a sunny balcony."),
                      ("user", mostly_pii), ("assistant", "Thanks, noted."),

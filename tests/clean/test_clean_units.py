@@ -111,3 +111,26 @@ def test_unknown_entities_and_actions_list_the_valid_ones():
         CleanConfig(entities=("PASSPORT_NO",))
     with pytest.raises(ConfigError, match="available: placeholder, surrogate, hash"):
         CleanConfig(action="mask")
+
+
+def test_contractions_without_apostrophes_are_english_words_and_no_first_names():
+    from builder.clean.names import first_names
+    from builder.clean.truecase import APOSTROPHE_LESS, is_english_word, truecase
+
+    assert not APOSTROPHE_LESS & set(first_names())
+    assert all(is_english_word(w) for w in ("whats", "dont", "youre", "theyll", "shes", "couldve"))
+    assert truecase("hey whats up, dont be late fernando") == "hey whats up, dont be late Fernando"
+
+
+@pytest.mark.parametrize("text,value,entity", [
+    ("ok 4929\u00a01234\u00a05678\u00a09013 there", "4929\u00a01234\u00a05678\u00a09013", "ID_NUMBER"),
+    ("my visa is 4929\u202f1234\u202f5678\u202f9013", "4929\u202f1234\u202f5678\u202f9013", "CREDIT_CARD"),
+    ("call me on 0176\u20092234\u20099981", "0176\u20092234\u20099981", "PHONE_NUMBER"),
+    ("my number is 212\u2011555\u20110187", "212\u2011555\u20110187", "PHONE_NUMBER"),
+    ("my zip code is \uff19\uff10\uff12\uff11\uff10", "\uff19\uff10\uff12\uff11\uff10", "ZIP_CODE"),
+])
+def test_values_written_with_unicode_spaces_hyphens_or_wide_digits_are_found_at_their_offsets(text, value, entity):
+    from builder.clean.pii import PiiDetector
+
+    spans = PiiDetector(CleanConfig()).scan([text])[0].spans
+    assert [(text[s["start"]:s["end"]], s["entity"]) for s in spans] == [(value, entity)]

@@ -1,0 +1,91 @@
+"""A pasted personal record: one line of a few fields, separated by commas, semicolons, pipes or
+tabs, one of them an e-mail address or a phone number ("charles bilewicz, 11th of August 1994,
+zoe88@yahoo.com"; "Ana Ruiz | 0176 2234 9981 | 03/12/1990"). The contact value says whose line it
+is: its name-shaped fields are that person's name and its date fields their birth date, in any
+case and without a cue word. (A lower-case name is invisible to English NER when the line holds a
+capital elsewhere, and a bare date has no birth cue: either leaks without the record.)
+
+A line of prose with an e-mail at its end ("thanks, mail me at a@b.com") has no other field that
+is a name or a date alone, so nothing of it is taken; neither is a field of English words
+("support team", "main office").
+"""
+
+from __future__ import annotations
+
+import re
+
+from builder.clean.dates import DATE
+from builder.traits.code import CONTACT
+
+SEPARATOR = re.compile(r"[ \t]*(?:[,;|\t])[ \t]*")
+DATE_FIELD = re.compile(rf"(?:{DATE})", re.I)
+PHONE_FIELD = re.compile(r"\+?[\d ().-]+")
+NAME_FIELD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[’'.-][^\W\d_]+)*\.?(?:[ \t]+[^\W\d_][^\W\d_'’-]*(?:[’'-][^\W\d_]+)*){1,3}")
+MAX_FIELDS = 8
+MAX_LINE = 240
+
+EXAMPLES = (  # (line, the names, the dates)
+    ("charles bilewicz, 11th of August 1994, zoe88@yahoo.com", ["charles bilewicz"], ["11th of August 1994"]),
+    ("Ana Ruiz | 0176 2234 9981 | 03/12/1990", ["Ana Ruiz"], ["03/12/1990"]),
+    ("martha grant; 23.08.1992; +44 7700 900123", ["martha grant"], ["23.08.1992"]),
+    ("thanks, mail me at a@b.com", [], []),                          # prose with an e-mail: no field alone
+    ("support team, main office, help@shop.com", [], []),            # English words: no name
+    ("Anna Berg, 12 May 2020", [], []),                              # no contact value: no record
+    ("see you soon, Anna Berg, 555 123 4567", ["Anna Berg"], []),
+)
+
+
+def _contact(field: str) -> bool:
+    if DATE_FIELD.fullmatch(field):
+        return False
+    return bool(CONTACT.fullmatch(field)) or bool(PHONE_FIELD.fullmatch(field)) and sum(c.isdigit() for c in field) >= 7
+
+
+def _name(field: str) -> bool:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from builder.clean.names import PARTICLES, census_name, first_names, name_like
+    from builder.clean.truecase import is_english_word
+
+    if not NAME_FIELD.fullmatch(field):
+        return False
+    words = [w.strip(".").lower() for w in field.split()]
+    if any(w in STOP_WORDS and w not in PARTICLES for w in words) or not all(
+            census_name(w) or not is_english_word(w) for w in words):
+        return False  # "see you soon", "main office": a function word, or an English word that is nobody's name
+    return (words[0] in first_names() or not is_english_word(words[0])) and name_like(field)
+
+
+def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
+    """``[(line_start, line_end, [(field_start, field)])]`` for each record line of ``text``."""
+    out: list[tuple[int, int, list[tuple[int, str]]]] = []
+    if "@" not in text and sum(c.isdigit() for c in text) < 7:
+        return out  # no contact value: most turns
+    start = 0
+    for line in text.split("\n"):
+        line_start, start = start, start + len(line) + 1
+        if len(line) > MAX_LINE or not SEPARATOR.search(line):
+            continue
+        fields, at = [], 0
+        for sep in [*SEPARATOR.finditer(line), None]:
+            end = sep.start() if sep else len(line)
+            raw = line[at:end]
+            fields.append((line_start + at + len(raw) - len(raw.lstrip()), raw.strip().rstrip(".!")))
+            at = sep.end() if sep else end
+        if len(fields) <= MAX_FIELDS and any(_contact(f) for _, f in fields):
+            out.append((line_start, line_start + len(line), fields))
+    return out
+
+
+def record_fields(text: str) -> list[tuple[int, int, str, float, str]]:
+    """PERSON and DATE_OF_BIRTH spans of the record lines in ``text`` (see the module's note)."""
+    out = []
+    for _, _, fields in record_lines(text):
+        for pos, field in fields:
+            if not field:
+                continue
+            if DATE_FIELD.fullmatch(field):
+                out.append((pos, pos + len(field), "DATE_OF_BIRTH", 0.85, "record"))
+            elif _name(field):
+                out.append((pos, pos + len(field), "PERSON", 0.85, "record"))
+    return out
