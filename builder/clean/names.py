@@ -365,8 +365,12 @@ def name_like(value: str) -> bool:
 
 PARTICLES = frozenset("van von de da del der di du la le bin al ibn ben bint dos das y e".split())
 DETERMINER_BEFORE = re.compile(r"\b(?:this|that|these|those|a|an|the|my|your|our|their|its)\s+$", re.I)
-NEXT_NAME_WORD = re.compile(r"[ \t]+([A-Z][a-zà-öø-ÿ'’\-]{1,}(?:[A-Z][a-zà-öø-ÿ]+)?)(?![\w])")
-PREV_NAME_WORD = re.compile(r"(?<![\w.])([A-Z][a-zà-öø-ÿ'’\-]{1,}(?:[A-Z][a-zà-öø-ÿ]+)?)[ \t]+$")
+# the name word beside a span, over the particles between them ("Derrick de la [Garza]")
+_PARTICLES_RE = "|".join(sorted(PARTICLES, key=len, reverse=True))
+NEXT_NAME_WORD = re.compile(rf"(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}}[ \t]+(?P<word>[A-Z][a-zà-öø-ÿ'’\-]{{1,}}"
+                            rf"(?:[A-Z][a-zà-öø-ÿ]+)?)(?![\w])")
+PREV_NAME_WORD = re.compile(rf"(?<![\w.])(?P<word>[A-Z][a-zà-öø-ÿ'’\-]{{1,}}(?:[A-Z][a-zà-öø-ÿ]+)?)"
+                            rf"(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}}[ \t]+$")
 
 
 def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
@@ -385,19 +389,19 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
 
     while True:
         m = NEXT_NAME_WORD.match(text, end)
-        if not m or not joins(m.group(1), False):
+        if not m or not joins(m.group("word"), False):
             break
-        end = m.end(1)
+        end = m.end("word")
     while True:
-        m = PREV_NAME_WORD.search(text, max(0, start - 40), start)
+        m = PREV_NAME_WORD.search(text, max(0, start - 60), start)
         if not m:
             break
-        head = text[max(0, m.start(1) - 3):m.start(1)]
-        if DETERMINER_BEFORE.search(text[max(0, m.start(1) - 8):m.start(1)]):
+        head = text[max(0, m.start("word") - 3):m.start("word")]
+        if DETERMINER_BEFORE.search(text[max(0, m.start("word") - 8):m.start("word")]):
             break  # "this Fender …": a word after a determiner names a thing, not the person's first name
-        if not joins(m.group(1), not head.strip() or bool(re.search(r"[.!?:\n]\s*$", head))):
+        if not joins(m.group("word"), not head.strip() or bool(re.search(r"[.!?:\n]\s*$", head))):
             break
-        start = m.start(1)
+        start = m.start("word")
     return start, end
 
 

@@ -210,6 +210,9 @@ def _redacted(detector, turns):
     # a contraction typed without its apostrophe is an English word, no name after a greeting
     ([("user", "hey whats up"), ("assistant", "hi thats cool, youre early")], [], ["whats", "thats", "youre"]),
     ([("user", "hey wes, whats up")], ["wes"], ["whats"]),
+    # a name's particles go with it: no "van der" or "de la" left between two redactions
+    ([("user", "Full name: Gwendolyn van der Plas | DOB: 12/03/1990")], ["Gwendolyn", "van der", "Plas"], ["DOB"]),
+    ([("user", "thanks for the chat!\n- Derrick de la Garza\n+1 555 123 4567")], ["Derrick", "de la", "Garza"], []),
 ])
 def test_names_and_numbers_by_context(detector, turns, gone, kept):
     text = "\n".join(_redacted(detector, turns))
