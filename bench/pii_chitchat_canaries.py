@@ -46,17 +46,6 @@ RESULTS = HERE / "results" / "pii_chitchat_canaries.json"
 TUNE = {"written": "C", "wide": "A"}
 
 
-def held_out_ids() -> set[str]:
-    """The chitchat ids the held-out bench uses (only the ``source_id`` field is read)."""
-    ids = set()
-    for name in ("labels", "canaries"):
-        for line in (held.DATA_DIR / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if row.get("source") == "chitchat":
-                ids.add(row["source_id"])
-    return ids
-
-
 def _fill(shape: str, rng: random.Random) -> str:
     shape = re.sub(r"\{L\}", lambda _: rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ"), shape)
     return wide._fill(shape, rng)
@@ -130,7 +119,7 @@ def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], l
     rng = random.Random(seed)
     people = name_pool() if names == "faker" else None
     table, spec = frames(which)
-    excluded = held_out_ids()
+    excluded = held.held_out_source_ids("chitchat")
     pool = sorted(cid for cid, turns in conversations.items() if cid not in excluded and len(turns) >= 2)
     if hosts == "public":  # conversations about sport, show business or stories (as Topical-Chat's are)
         from builder.traits import tag

@@ -54,6 +54,23 @@ TOPICAL_FILE = "topics/topical_chat_valid_freq.json"
 STRUCTURED = ("PHONE", "EMAIL", "CARD", "ZIP", "ID")
 
 
+def source_ids(path: Path, field: str | None = None, value: str | None = None) -> set[str]:
+    """The ``source_id`` of every row of a JSONL file (where ``row[field] == value`` when given).
+    Only those two fields are read: the tuning benches use it to stay off the held-out dialogues."""
+    ids = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line) if line.strip() else {}
+        if row.get("source_id") and (field is None or row.get(field) == value):
+            ids.add(row["source_id"])
+    return ids
+
+
+def held_out_source_ids(source: str | None = None) -> set[str]:
+    """The source ids of this bench's dialogues (of one ``source`` when given)."""
+    return set().union(*(source_ids(DATA_DIR / f"{name}.jsonl", source and "source", source)
+                         for name in ("labels", "canaries")))
+
+
 # ---- sources: each dialogue as two-role turns, keyed by its source id ----------------------------
 
 def _two_roles(messages: list[tuple[str, str]]) -> list[dict]:

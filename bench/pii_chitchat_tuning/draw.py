@@ -12,30 +12,17 @@ The remaining ids with 4-40 turns (one turn per round) are sorted and
 """
 import json
 import random
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from pii_heldout import held_out_source_ids, source_ids  # noqa: E402
 SRC = Path("/tmp/ccd/chitchat_dataset/dataset.json")
 OUT = Path(__file__).resolve().parent / "dialogues.jsonl"
 SEED = 2512
 N = 220
 MIN_TURNS, MAX_TURNS = 4, 40
-
-
-def source_ids(path, dataset=None):
-    ids = set()
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            row = json.loads(line)
-            if dataset is not None and row.get("dataset") != dataset:
-                continue
-            sid = row.get("source_id")
-            if sid:
-                ids.add(sid)
-    return ids
 
 
 def to_turns(conv):
@@ -52,10 +39,8 @@ def to_turns(conv):
 def main():
     data = json.loads(SRC.read_text())
     excluded = set()
-    excluded |= source_ids(ROOT / "bench/pii_heldout/labels.jsonl")
-    excluded |= source_ids(ROOT / "bench/pii_heldout/canaries.jsonl")
-    excluded |= source_ids(ROOT / "classifiers/topic/seed_real/dialogues.jsonl",
-                           dataset="chitchat")
+    excluded |= held_out_source_ids()
+    excluded |= source_ids(ROOT / "classifiers/topic/seed_real/dialogues.jsonl", "dataset", "chitchat")
     pool = sorted(
         cid for cid, conv in data.items()
         if cid not in excluded

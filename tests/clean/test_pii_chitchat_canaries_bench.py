@@ -24,7 +24,7 @@ def test_every_planted_value_stands_at_its_offset_and_held_out_hosts_are_never_u
     turns = [{"role": "user", "text": "hi\nhow are you"}, {"role": "assistant", "text": "good, you?"},
              {"role": "user", "text": "fine thanks"}]
     conversations = {f"c{k}": [dict(t) for t in turns] for k in range(60)}
-    monkeypatch.setattr(bench, "held_out_ids", lambda: {f"c{k}" for k in range(30)})
+    monkeypatch.setattr(bench.held, "held_out_source_ids", lambda source=None: {f"c{k}" for k in range(30)})
     rows = bench.build(25, 3, "written", conversations)
     assert len(rows) == 25 and not {r["source_id"] for r in rows} & {f"c{k}" for k in range(30)}
     for row in rows:

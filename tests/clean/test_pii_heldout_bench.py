@@ -90,3 +90,11 @@ def test_canaries_sit_in_user_turns_and_come_out_again():
         original = bench.original_turns(row)
         added = sum(len(t["text"]) for t in row["turns"]) - sum(len(t["text"]) for t in original)
         assert added == sum(len(i["text"]) for i in row["inserted"]), row["id"]
+
+
+def test_source_ids_read_only_the_id_of_the_rows_asked_for(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"source_id": "a", "source": "chitchat", "text": "x"}\n\n{"source_id": "b", "source": "oasst"}\n'
+                    '{"source": "chitchat"}\n')
+    assert bench.source_ids(path) == {"a", "b"}
+    assert bench.source_ids(path, "source", "chitchat") == {"a"}
