@@ -326,6 +326,10 @@ def first_names() -> frozenset[str]:
     return _census("first_names.txt")
 
 
+def last_names() -> frozenset[str]:
+    return _census("last_names.txt")
+
+
 MONTHS = frozenset("january february march april may june july august september october november december".split())
 
 
@@ -365,12 +369,13 @@ def name_like(value: str) -> bool:
 
 PARTICLES = frozenset("van von de da del der di du la le bin al ibn ben bint dos das y e".split())
 DETERMINER_BEFORE = re.compile(r"\b(?:this|that|these|those|a|an|the|my|your|our|their|its)\s+$", re.I)
-# the name word beside a span, over the particles between them ("Derrick de la [Garza]")
-_PARTICLES_RE = "|".join(sorted(PARTICLES, key=len, reverse=True))
-NEXT_NAME_WORD = re.compile(rf"(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}}[ \t]+(?P<word>[A-Z][a-zà-öø-ÿ'’\-]{{1,}}"
+# the name word beside a span, over the particles between them ("Derrick de la [Garza]"); "y" and "e"
+# are also "and" ("Juan y Sevilla", "Nadal e Federer"), so they join nothing
+_PARTICLES_RE = "|".join(sorted(PARTICLES - {"y", "e"}, key=len, reverse=True))
+NEXT_NAME_WORD = re.compile(rf"(?P<particles>(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}})[ \t]+(?P<word>[A-Z][a-zà-öø-ÿ'’\-]{{1,}}"
                             rf"(?:[A-Z][a-zà-öø-ÿ]+)?)(?![\w])")
 PREV_NAME_WORD = re.compile(rf"(?<![\w.])(?P<word>[A-Z][a-zà-öø-ÿ'’\-]{{1,}}(?:[A-Z][a-zà-öø-ÿ]+)?)"
-                            rf"(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}}[ \t]+$")
+                            rf"(?P<particles>(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}})[ \t]+$")
 
 
 def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
@@ -380,16 +385,20 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
     nor the first word of a sentence that is an English word."""
     from builder.clean.truecase import is_english_word
 
-    def joins(word: str, sentence_start: bool) -> bool:
+    def joins(word: str, sentence_start: bool, over_particles: str = "", census: frozenset = frozenset()) -> bool:
         low = word.lower().strip("'’")
         if low in NOT_NAMES or is_public(word):
             return False
+        if over_particles.strip():  # "Messi de la Argentina", "Maria de Janeiro": only a name joins over "de la"
+            return low in census
         known = low in first_names() or low in _census("last_names.txt")
         return known and not (sentence_start and is_english_word(low)) or not is_english_word(low)
 
+    if is_public(text[start:end]):
+        return start, end  # a well-known name is whole as found
     while True:
         m = NEXT_NAME_WORD.match(text, end)
-        if not m or not joins(m.group("word"), False):
+        if not m or not joins(m.group("word"), False, m.group("particles"), last_names()):
             break
         end = m.end("word")
     while True:
@@ -399,7 +408,8 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
         head = text[max(0, m.start("word") - 3):m.start("word")]
         if DETERMINER_BEFORE.search(text[max(0, m.start("word") - 8):m.start("word")]):
             break  # "this Fender …": a word after a determiner names a thing, not the person's first name
-        if not joins(m.group("word"), not head.strip() or bool(re.search(r"[.!?:\n]\s*$", head))):
+        if not joins(m.group("word"), not head.strip() or bool(re.search(r"[.!?:\n]\s*$", head)), m.group("particles"),
+                     first_names()):
             break
         start = m.start("word")
     return start, end

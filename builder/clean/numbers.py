@@ -40,24 +40,26 @@ CARD_CUE = re.compile(r"\b(?:card|credit|debit|visa|master\s?card|amex|maestro|p
                       r"|卡|카드|карт", re.I)
 # "coupon_id": "3102024020766862", "订单号 ...": a labelled identifier of a thing, not a card
 NOT_CARD_CUE = re.compile(r"(?:\b(?:id|coupon|order|tracking|invoice|isbn|issn|serial|transaction|txn|ref|sku|imei"
-                          r"|barcode|ean|upc)\b|_id|号|编号|id)[\s\"':=#：]*$", re.I)
+                          r"|barcode|ean|upc|iccid|reference|lot|batch|grant)\b|_id|号|编号|id)[\s\"':=#：]*$", re.I)
 
 
 # Said to be a card: a card's own word earlier in the clause ("my visa is ...", "the card's ...", "here is
 # the card info ..."), or an expiry date right after the number ("... 12/25", "..., exp 04/27"). The
 # speaker vouches for the number, so no Luhn digit is asked for (a typo, a made-up test number still
-# shows how the user shares cards). Only a card word counts: "pay" or "payment" only ask for a Luhn run.
-CARD_WORD_BEFORE = re.compile(r"\b(?:card|cards|cc|visa|master\s?card|amex|american\s+express|discover|maestro|debit"
-                              r"|credit\s?card)\b(?:['’]s)?(?:[^\d\n.!?;]|(?<=\bno|\bnr)\.){0,30}$", re.I)
+# shows how the user shares cards), but an issuer's prefix is, and another identifier's label ("serial",
+# "lot", "transaction id") undoes it. Only a card word counts: "pay", "payment", "debit" or "discover"
+# alone only ask for a Luhn run.
+CARD_WORD_BEFORE = re.compile(r"\b(?:card|cards|cc|visa|master\s?card|amex|american\s+express|maestro|creditcard)\b"
+                              r"(?:['’]s)?(?:[^\d\n.!?;]|(?<=\bno|\bnr)\.){0,30}$", re.I)
 EXPIRY_AFTER = re.compile(r"^[ \t]*[,(]?[ \t]*(?:(?:exp\w*|valid\s+(?:thru|through|till|until))\.?[ \t]*:?[ \t]*)?"
                           r"(?:0?[1-9]|1[0-2])[ \t]?/[ \t]?(?:\d\d|20\d\d)(?![\w/])", re.I)
 # With a card word before it, dots may group a card's digits too ("Card No.4761.4365.3705.6563").
-DOTTED_CARD = re.compile(r"(?<![\w,/+-])(?<!\d\.)\d{4}(?:\.\d{4}){2}\.\d{1,7}(?![\w/]|[.,]\d|-\d)")
+DOTTED_CARD = re.compile(r"(?<![\w,/+-])(?<!\d\.)\d{4}(?:\.\d{4}){3}(?![\w/]|[.,]\d|-\d)")
 
 
 def said_to_be_a_card(text: str, start: int, end: int) -> bool:
     """A card word earlier in the clause, or an expiry date after the number (see CARD_WORD_BEFORE)."""
-    return bool(CARD_WORD_BEFORE.search(text[max(0, start - 60):start]) or EXPIRY_AFTER.match(text[end:end + 24]))
+    return bool(CARD_WORD_BEFORE.search(text, max(0, start - 60), start) or EXPIRY_AFTER.match(text[end:end + 24]))
 
 
 # A card's security code: with the number it completes a payment; no one may keep it (PCI DSS).
@@ -80,7 +82,8 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
             continue
         before = text[max(0, m.start() - 40):m.start()]
         cued = bool(CARD_CUE.search(before))
-        if NOT_CARD_CUE.search(before) and not cued:
+        labelled = bool(NOT_CARD_CUE.search(before))  # "card transaction id ...": another identifier
+        if labelled and not cued:
             continue
         dotted = "." in m.group()
         groups = list(re.finditer(r"\d+", m.group()))
@@ -91,11 +94,12 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
                 break
             if len(digits) > 19 or len(set(digits)) < 2:
                 continue
-            said = said_to_be_a_card(text, m.start(), m.start() + end)
+            known = bool(CARD_PREFIX.match(digits))
+            # said to be a card, an issuer's prefix, no other identifier's label: no Luhn digit asked for
+            said = not labelled and known and said_to_be_a_card(text, m.start(), m.start() + end)
             if dotted and not said:
                 break  # dots group versions and addresses: only a card word makes those digits a card
             if said and len(digits) >= 13 and len(set(digits)) >= 3 or luhn_ok(digits) and not dotted:
-                known = bool(CARD_PREFIX.match(digits))
                 if known or cued or said:
                     out.append((m.start(), m.start() + end, "CREDIT_CARD", 0.9 if known or said else 0.7))
                     taken.append((m.start(), m.start() + end))

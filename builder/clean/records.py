@@ -7,7 +7,9 @@ capital elsewhere, and a bare date has no birth cue: either leaks without the re
 
 A line of prose with an e-mail at its end ("thanks, mail me at a@b.com") has no other field that
 is a name or a date alone, so nothing of it is taken; neither is a field of English words
-("support team", "main office").
+("support team", "main office") or of words no census lists ("Xiaomi Redmi"), and a date is taken
+only in a line that holds a name. A phone counts in grouped or international shapes, not as a bare
+run of digits.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from __future__ import annotations
 import re
 
 from builder.clean.dates import DATE
-from builder.traits.code import CONTACT
 
 SEPARATOR = re.compile(r"[ \t]*(?:[,;|\t])[ \t]*")
 DATE_FIELD = re.compile(rf"(?:{DATE})", re.I)
 PHONE_FIELD = re.compile(r"\+?[\d ().-]+")
+EMAIL_FIELD = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 NAME_FIELD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[’'.-][^\W\d_]+)*\.?(?:[ \t]+[^\W\d_][^\W\d_'’-]*(?:[’'-][^\W\d_]+)*){1,3}")
 MAX_FIELDS = 8
 MAX_LINE = 240
@@ -32,27 +34,60 @@ EXAMPLES = (  # (line, the names, the dates)
     ("support team, main office, help@shop.com", [], []),            # English words: no name
     ("Anna Berg, 12 May 2020", [], []),                              # no contact value: no record
     ("see you soon, Anna Berg, 555 123 4567", ["Anna Berg"], []),
+    # a review's reproducers: companies and products, a citation's page range, a schedule, a version
+    ("Deutsche Telekom, Kundenservice, 0800 330 1000", [], []),
+    ("Huawei Mate, Xiaomi Redmi, Oppo Reno, 1234567", [], []),
+    ("Vaswani Ashish, Shazeer Noam, 2017, 5998-6008", [], []),
+    ("Office closed; 25/12/2024; 0800 123 4567", [], []),
+    ("numpy, 1.24.10, 12345678", [], []),
+    ("Gwendolyn van der Plas, 12/03/1990, g.plas@ziggo.nl", ["Gwendolyn van der Plas"], ["12/03/1990"]),
 )
 
 
 def _contact(field: str) -> bool:
+    """An e-mail address, or a phone number: seven digits or more after a "+" or a bracket or in three
+    groups, or a shape the phone finder takes without a cue word (not a page range, a timestamp or a
+    bare count)."""
+    from builder.clean.numbers import find_phones
+
     if DATE_FIELD.fullmatch(field):
         return False
-    return bool(CONTACT.fullmatch(field)) or bool(PHONE_FIELD.fullmatch(field)) and sum(c.isdigit() for c in field) >= 7
+    if EMAIL_FIELD.fullmatch(field):
+        return True
+    if not PHONE_FIELD.fullmatch(field):
+        return False
+    groups = re.findall(r"\d+", field)
+    digits = sum(map(len, groups))
+    return (7 <= digits <= 15 and (field[0] in "+(" or len(groups) >= 3)  # "+44 7700 900123", "0176 2234 9981"
+            or any(s == 0 and e == len(field) for s, e, *_ in find_phones(field)))
+
+
+def _date(field: str) -> bool:
+    """A calendar date: its numbers a day and a month ("1.24.10" is a version) and a year."""
+    if not DATE_FIELD.fullmatch(field):
+        return False
+    numbers = [int(n) for n in re.findall(r"\d+", field)]
+    small = [n for n in numbers if n < 100]
+    if len(numbers) == 3 and len(small) >= 2:  # 23.08.1992, 09/22/08, 1994-08-11
+        day_month = small[:2] if numbers[0] < 100 else numbers[1:]
+        return min(day_month) <= 12 and max(day_month) <= 31 and min(day_month) >= 1
+    return True
 
 
 def _name(field: str) -> bool:
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    from builder.clean.names import PARTICLES, census_name, first_names, name_like
+    from builder.clean.names import PARTICLES, census_name, first_names, last_names, name_like
     from builder.clean.truecase import is_english_word
 
     if not NAME_FIELD.fullmatch(field):
         return False
     words = [w.strip(".").lower() for w in field.split()]
     if any(w in STOP_WORDS and w not in PARTICLES for w in words) or not all(
-            census_name(w) or not is_english_word(w) for w in words):
+            census_name(w) or not is_english_word(w) for w in words if w not in PARTICLES):
         return False  # "see you soon", "main office": a function word, or an English word that is nobody's name
+    if not (words[0] in first_names() or words[-1] in last_names()):
+        return False  # "Deutsche Telekom", "Museo Reina Sofía": a person's name starts or ends as people's do
     return (words[0] in first_names() or not is_english_word(words[0])) and name_like(field)
 
 
@@ -81,11 +116,7 @@ def record_fields(text: str) -> list[tuple[int, int, str, float, str]]:
     """PERSON and DATE_OF_BIRTH spans of the record lines in ``text`` (see the module's note)."""
     out = []
     for _, _, fields in record_lines(text):
-        for pos, field in fields:
-            if not field:
-                continue
-            if DATE_FIELD.fullmatch(field):
-                out.append((pos, pos + len(field), "DATE_OF_BIRTH", 0.85, "record"))
-            elif _name(field):
-                out.append((pos, pos + len(field), "PERSON", 0.85, "record"))
+        names = [(pos, pos + len(f), "PERSON", 0.85, "record") for pos, f in fields if f and _name(f)]
+        if names:  # a date is a birth date only in a person's record ("Office closed; 25/12/2024; 0800 ...")
+            out += names + [(pos, pos + len(f), "DATE_OF_BIRTH", 0.85, "record") for pos, f in fields if f and _date(f)]
     return out
