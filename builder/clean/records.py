@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 
 from builder.clean.dates import DATE
+from builder.traits.code import CONTACT
 
 SEPARATOR = re.compile(r"[ \t]*(?:[,;|\t])[ \t]*")
 DATE_FIELD = re.compile(rf"(?:{DATE})", re.I)
 PHONE_FIELD = re.compile(r"\+?[\d ().-]+")
-EMAIL_FIELD = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 NAME_FIELD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[’'.-][^\W\d_]+)*\.?(?:[ \t]+[^\W\d_][^\W\d_'’-]*(?:[’'-][^\W\d_]+)*){1,3}")
 MAX_FIELDS = 8
 MAX_LINE = 240
@@ -52,8 +52,8 @@ def _contact(field: str) -> bool:
 
     if DATE_FIELD.fullmatch(field):
         return False
-    if EMAIL_FIELD.fullmatch(field):
-        return True
+    if "@" in field:
+        return bool(CONTACT.fullmatch(field))  # the e-mail shape a code line's contact data has
     if not PHONE_FIELD.fullmatch(field):
         return False
     groups = re.findall(r"\d+", field)
