@@ -37,6 +37,7 @@ def split_items(answer: str | None, gold_items: list[str] | tuple[str, ...] = ()
     """The distinct items ``answer`` lists, each as written (see the module docstring)."""
     if not answer or not answer.strip():
         return []
+    answer = answer.replace("\x00", "")  # the mask's own mark (a NUL in a server's reply would loop _unmask)
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     marked = [line for line in lines if _LIST_MARK.match(line)]
     if len(marked) >= 2:
@@ -86,6 +87,8 @@ def _mask(text: str, gold_items) -> tuple[str, list[str]]:
 
 
 def _unmask(text: str, kept: list[str]) -> str:
-    while "\x00" in text:
-        text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
-    return text
+    while True:  # a kept text may hold an earlier mask
+        done = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
+        if done == text:
+            return text
+        text = done

@@ -34,6 +34,9 @@ from builder.eval.items import split_items
     ("Smith, John, Doe, Jane", ["Smith, John", "Doe, Jane"], ["Smith, John", "Doe, Jane"]),
     ("roses, Roses and ROSES", [], ["roses"]),  # one item said three times
     ("", [], []),
+    # a NUL in a server's reply (the mask's own mark) is dropped, never an endless unmasking loop
+    ("roses\x00, tulips (red\x00 and pink)", [], ["roses", "tulips (red and pink)"]),
+    ("\x000\x00 roses, tulips", [], ["0 roses", "tulips"]),  # a mask-shaped run in the reply itself
 ])
 def test_split_items(answer, gold, items):
     assert split_items(answer, gold) == items
