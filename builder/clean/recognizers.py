@@ -78,7 +78,7 @@ def _presidio(recognizer, entity: str) -> Callable[[str, list], list]:
 
 
 def _host_words(text: str) -> list[tuple[int, str]]:
-    """The whitespace-free runs that hold a host name's dot (pii.HOST_DOT): Presidio's URL patterns
+    """The whitespace-free runs that hold a host name's dot (HOST_DOT): Presidio's URL patterns
     match no whitespace, so each URL lies inside one of them, and its 1,500-branch pattern runs
     over those few words instead of the whole turn."""
     return [(m.start(), m.group()) for m in re.finditer(r"\S+", text) if HOST_DOT.search(m.group())]

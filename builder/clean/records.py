@@ -77,7 +77,7 @@ def _date(field: str) -> bool:
 def _name(field: str) -> bool:
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    from builder.clean.names import PARTICLES, census_name, first_names, last_names, name_like
+    from builder.clean.names import PARTICLES, census_name, first_names, last_names
     from builder.clean.truecase import is_english_word
 
     if not NAME_FIELD.fullmatch(field):
@@ -88,7 +88,7 @@ def _name(field: str) -> bool:
         return False  # "see you soon", "main office": a function word, or an English word that is nobody's name
     if not (words[0] in first_names() or words[-1] in last_names()):
         return False  # "Deutsche Telekom", "Museo Reina Sofía": a person's name starts or ends as people's do
-    return (words[0] in first_names() or not is_english_word(words[0])) and name_like(field)
+    return words[0] in first_names() or not is_english_word(words[0])  # "Grant Lee" yes, "Main Smith" no
 
 
 def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
