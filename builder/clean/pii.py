@@ -61,6 +61,9 @@ PLAIN = str.maketrans({**{c: " " for c in "\u00a0\u1680\u2000\u2001\u2002\u2003\
                           "\u2009\u200a\u202f\u205f\u3000"},
                        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2212": "-",
                        **{chr(0xFF10 + d): str(d) for d in range(10)}})
+# A lone surrogate (half a UTF-16 pair, from a broken log) cannot be encoded, and spaCy's tokenizer
+# fails on it: the scan reads it as U+FFFD, one character for one, so offsets stay those of the text.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
@@ -143,6 +146,7 @@ class PiiDetector:
         ``follows[i]`` True: text ``i`` is the next turn of text ``i - 1``'s dialogue, and may
         answer what it asked (asked.py); without it every text stands alone."""
         self.load()
+        texts = [LONE_SURROGATE.sub("\ufffd", t) if t and not t.isascii() else t for t in texts]
         english = [True] * len(texts) if english is None else english
         scans = [TurnScan(english=e) for e in english]
         short = [i for i, t in enumerate(texts) if t and len(t) <= self.config.chunk_chars]

@@ -134,3 +134,24 @@ def test_values_written_with_unicode_spaces_hyphens_or_wide_digits_are_found_at_
 
     spans = PiiDetector(CleanConfig()).scan([text])[0].spans
     assert [(text[s["start"]:s["end"]], s["entity"]) for s in spans] == [(value, entity)]
+
+
+def test_a_lone_surrogate_is_scanned_as_a_replacement_character_at_the_same_offsets():
+    """Half a UTF-16 pair from a broken log made spaCy's tokenizer raise UnicodeEncodeError; the
+    scan now reads it as U+FFFD (one character for one) and still finds what is around it."""
+    from builder.clean.pii import PiiDetector
+
+    text = "hi Anna \ud800 call me at (212) 555-0187 tomorrow"
+    spans = PiiDetector(CleanConfig()).scan([text, "\udfff"])
+    assert [(text[s["start"]:s["end"]], s["entity"]) for s in spans[0].spans] == [
+        ("Anna", "PERSON"), ("(212) 555-0187", "PHONE_NUMBER")]
+    assert spans[1].spans == []
+
+
+def test_a_record_line_written_with_number_hyphens_counts_for_nothing_in_the_coherence_share():
+    """The finders read U+2011 as "-" (pii.PLAIN); the coherence share reads the record the same way."""
+    from builder.clean.redact import replaced_share
+
+    spans = [{"start": 0, "end": 8}, {"start": 10, "end": 20}, {"start": 22, "end": 34}]
+    assert replaced_share("Jane Roe, 1 May 1990, 212\u2011555\u20110187", spans) == 0.0
+    assert replaced_share("Jane Roe 1 May 1990 212 555 0187 ok", [{"start": 0, "end": 8}]) == round(1 / 8, 4)
