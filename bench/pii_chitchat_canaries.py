@@ -19,11 +19,16 @@ random message boundary; the dialogues go through `mmrc-build ingest` and `mmrc-
 letters or digits survives at its place. ``--show N`` prints N leaks of the tune family with the
 in-process policy's reading (the rule that kept it, or not_found).
 
+``--hosts topical_chat`` plants the same frames in Topical-Chat valid_freq conversations that the
+held-out bench does not hold (389 of 539; ``--data``, default ../shared/data): talk about sport,
+films and stars, where the held-out canaries' PERSON recall is lowest, and the dialogue's
+``public_life`` trait keeps the names NER alone finds.
+
 Split: tuned on WildChat, the wide canaries' family A and family C here; checked on family D;
-held out: bench/pii_heldout.py. Writes bench/results/pii_chitchat_canaries.json.
+held out: bench/pii_heldout.py. Writes bench/results/pii_chitchat_canaries[_<option>].json.
 
 Usage: MMRC_CHITCHAT_WHEEL=PATH python bench/pii_chitchat_canaries.py [--frames written|wide] [--n 1200]
-       [--names faker|wide] [--hosts all|public] [--show N]
+       [--names faker|wide] [--hosts all|public|topical_chat] [--show N]
 """
 
 from __future__ import annotations
@@ -115,11 +120,11 @@ def fill(frame: str, vals: dict) -> tuple[str, dict[str, int]]:
 
 
 def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], luhn_share: float = 0.75,
-          names: str = "faker", hosts: str = "all") -> list[dict]:
+          names: str = "faker", hosts: str = "all", source: str = "chitchat") -> list[dict]:
     rng = random.Random(seed)
     people = name_pool() if names == "faker" else None
     table, spec = frames(which)
-    excluded = held.held_out_source_ids("chitchat")
+    excluded = held.held_out_source_ids(source)
     pool = sorted(cid for cid, turns in conversations.items() if cid not in excluded and len(turns) >= 2)
     if hosts == "public":  # conversations about sport, show business or stories (as Topical-Chat's are)
         from builder.traits import tag
@@ -148,7 +153,7 @@ def build(n: int, seed: int, which: str, conversations: dict[str, list[dict]], l
                 raise SystemExit(f"frame without its value {name!r}: {frame!r}")
             pos = where[name]
             canaries.append({"kind": kind, "value": value, "turn": at, "start": len(prefix) + pos})
-        rows.append({"id": f"ccc-{k:04d}", "source": "chitchat", "source_id": cid, "family": family,
+        rows.append({"id": f"ccc-{k:04d}", "source": source, "source_id": cid, "family": family,
                      "frame": frame, "turns": turns, "canaries": canaries})
     return rows
 
@@ -230,16 +235,26 @@ def main() -> None:
     parser.add_argument("--luhn-share", type=float, default=0.75, help="the share of cards given a valid check digit")
     parser.add_argument("--names", default="faker", choices=["wide", "faker"],
                         help="the wide canaries' rare names, or Faker's frequency-weighted ones (names.json)")
-    parser.add_argument("--hosts", default="all", choices=["all", "public"],
-                        help="all conversations, or those about public life or stories (tagged public_life or fiction)")
+    parser.add_argument("--hosts", default="all", choices=["all", "public", "topical_chat"],
+                        help="all chitchat conversations, those about public life or stories (tagged public_life or "
+                             "fiction), or Topical-Chat's (valid_freq, from --data) that the held-out bench does not hold")
+    parser.add_argument("--data", type=Path, default=held.ROOT.parent / "shared" / "data",
+                        help="shared data folder, for --hosts topical_chat")
     parser.add_argument("--show", type=int, default=0, help="print this many leaks of the tune family, explained")
     args = parser.parse_args()
     wheel = held.chitchat_path(args.chitchat)
     if wheel is None:
         print(f"skipped: {held.CHITCHAT_HELP}")
         return
-    rows = build(args.n, args.seed, args.frames, held.load_chitchat(wheel), args.luhn_share, args.names,
-                 args.hosts)
+    if args.hosts == "topical_chat":
+        if not (args.data / held.TOPICAL_FILE).is_file():
+            print(f"skipped: {args.data / held.TOPICAL_FILE} not found (--data)")
+            return
+        rows = build(args.n, args.seed, args.frames, held.load_topical(args.data / held.TOPICAL_FILE), args.luhn_share,
+                     args.names, "all", source="topical_chat")
+    else:
+        rows = build(args.n, args.seed, args.frames, held.load_chitchat(wheel), args.luhn_share, args.names,
+                     args.hosts)
     fates = run_cli(rows)
     table, leaks = score(rows, fates)
     for g, c in table.items():
@@ -263,7 +278,8 @@ def main() -> None:
               "luhn_share": args.luhn_share, "names": args.names, "hosts": args.hosts,
               "split": {"tuned_on": f"WildChat, wide canaries family A, family {tune} here",
                         "checked_on": "the other family here", "held_out": "bench/pii_heldout.py",
-                        "hosts": "chitchat-dataset 0.9.0 conversations not in bench/pii_heldout"},
+                        "hosts": ("Topical-Chat valid_freq" if args.hosts == "topical_chat" else "chitchat-dataset 0.9.0")
+                                 + " conversations not in bench/pii_heldout"},
               "groups": table}
     suffix = "".join(f"_{value}" for value, default in ((args.frames, "written"), (args.names, "faker"),
                                                          (args.hosts, "all")) if value != default)

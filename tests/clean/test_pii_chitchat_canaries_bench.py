@@ -39,3 +39,18 @@ def test_names_come_from_the_faker_pool():
     first, last = bench.name_pool()
     vals = bench.with_names({"first": "x"}, (first, last), random.Random(1))
     assert vals["first"] in first and vals["full"] == f"{vals['first']} {vals['last']}"
+
+
+def test_topical_chat_hosts_exclude_that_sources_held_out_ids(monkeypatch):
+    turns = [{"role": "user", "text": "do you like the nfl?"}, {"role": "assistant", "text": "yes, the patriots"}]
+    conversations = {f"t_{k}": [dict(t) for t in turns] for k in range(40)}
+    asked = []
+
+    def held_out(source=None):
+        asked.append(source)
+        return {f"t_{k}" for k in range(20)} if source == "topical_chat" else set()
+
+    monkeypatch.setattr(bench.held, "held_out_source_ids", held_out)
+    rows = bench.build(20, 4, "written", conversations, source="topical_chat")
+    assert asked == ["topical_chat"] and {r["source"] for r in rows} == {"topical_chat"}
+    assert {r["source_id"] for r in rows} == {f"t_{k}" for k in range(20, 40)}
