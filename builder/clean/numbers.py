@@ -241,9 +241,16 @@ LOWER_STATE_ZIP = re.compile(rf"[a-z.](?:,[ \t]*(?:{'|'.join(s.lower() for s in 
 HOME_VERBS = (r"\b(?:live|lives|living|lived|moved|moving|move|relocat(?:ed|ing)|based|located|resid(?:e|es|ing)"
               r"|staying|grew\s+up|born|i'?m|i’m|i\s+am|we'?re|we’re|we\s+are|here|deliver(?:ed|ing|y)?|ship(?:ped|ping)?"
               r"|send|sent|mail(?:ed)?|(?:home|house|flat|apartment|place)\s+is)\s+(?:in|to|at|near|around)\s+")
+# Words a number counts rather than codes ("Beijing 100000 people", "Leeds 2500 fans"): a plural,
+# a unit, or one of the nouns whose plural has no s.
+COUNT_NOUNS = frozenset("""people men women children persons folks inhabitants residents staff crew police cattle sheep
+fish deer feet teeth mice geese km kg mi ft lb lbs""".split())
+# ... and the plurals and units that count after a home verb ("moved 50000 miles", "i'm in 20000 debt"):
+# _counted knows a plural by its -s, a lookahead needs them named.
+HOME_COUNTS = COUNT_NOUNS | frozenset("""miles meters m dollars euros pounds years steps points debt times users recipients
+customers items copies""".split())
 HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
-                       r"(?![\w-]|[.,]\d|\s+(?:people|persons|residents|km|miles|feet|ft|meters|m|dollars|euros|pounds"
-                       r"|years|steps|points|debt|times|users|recipients|customers|items|copies)\b)"
+                       rf"(?![\w-]|[.,]\d|\s+(?:{'|'.join(sorted(HOME_COUNTS))})\b)"
                        r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}"
                        r"|(?-i:(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?[A-Z]{2}"
                        r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4}))"
@@ -324,12 +331,6 @@ AU_STATE_CODE = re.compile(rf"(?:,|\n)[ \t]*(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})
 CODE_IN_PLACE = re.compile(r"(?<![\w.,/-])(?P<code>\d{2}-\d{3}|\d{5}-\d{3,4}|\d{4}-\d{3}|\d{3}-\d{4}|[1-9]\d{3} ?[A-Z]{2}(?![a-z])"
                            r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4})"
                            r"[ \t]+(?:in|near|around|outside)[ \t]+(?P<place>[^\W\d_][^\W\d_'’-]+)")
-# Words a number counts rather than codes ("Beijing 100000 people", "Leeds 2500 fans"): a plural,
-# a unit, or one of the nouns whose plural has no s.
-COUNT_NOUNS = frozenset("""people men women children persons folks inhabitants residents staff crew police cattle sheep
-fish deer feet teeth mice geese km kg mi ft lb lbs""".split())
-
-
 def _counted(text: str, end: int) -> bool:
     m = re.match(r"[ \t]+([^\W\d_][\w'’-]*)", text[end:end + 30])
     if m is None:
