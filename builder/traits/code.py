@@ -19,13 +19,31 @@ CODE_LINE = re.compile(
     r"^\s*(?:def |class |import |from \S+ import|#include|#pragma|return\b|var |let |const |function\b|public |private "
     r"|protected |static |void |int |if\s*\(|for\s*\(|while\s*\(|elif |else\s*[:{]|try\s*[:{]|except\b|catch\s*\("
     r"|print\(|console\.|std::|\$ |>>> |SELECT |INSERT |<\/?[a-zA-Z][\w-]*[\s>]|[}{\])]+;?\s*$|//|/\*)"
-    r"|^\s{2,}\S.*[,(\[{]\s*$|^\s*[\w.]+\s*:\s*(?:['\"\[{]|\((?![+\d]))|^\s*(?:for|while|if|elif|with)\s+\w[^\n]*:\s*$"
+    r"|^\s{2,}\S.*[,(\[{]\s*$|^\s*[\w.]+\s*:\s*(?:[\[{]|\((?![+\d]))|^\s*(?:for|while|if|elif|with)\s+\w[^\n]*:\s*$"
     r"|[;{]\s*$|^\s*[\w.\[\]]+\s*[+\-*/]?=\s*\S|\w\(.*\)\s*[;:{]?\s*$|\t.*\t|->|=>|::")
+# A key and a quoted value ("content: '';", "labelText: 'email',") is a line of code or config,
+# unless it is somebody's words: a capitalised label (a speaker, a heading) before a quote that
+# holds three words or more, or is followed by more words ("Healer: "It's not uncommon ..."",
+# "Reviews: "Great product!" - Marcus Delacroix, 5 stars").
+KEY_QUOTE = re.compile(r"""^\s*[\w.]+\s*:\s*['"]""")
+SPOKEN = re.compile(r"""^\s*[A-Z][\w.]*\s*:\s*["“'](?P<said>[^"”'\n]*)["”']?(?P<rest>.*)$""")
 FILE_NAME = re.compile(r"\b[\w-]+\.(?:md|py|txt|js|ts|json|ya?ml|csv|html|css|sh|cpp|java|rs|go)\b", re.I)
 
 WHY = "identifiers and pasted data are no names, no insults and no scene of the user's"
 EXAMPLES = (("```python\nprint(name)\n```", True), ("def main():\n    return roster\n", True),
-            ("see README.md for the steps", True), ("I went to the store (the big one).", False))
+            ("see README.md for the steps", True), ("I went to the store (the big one).", False),
+            ('title: "Home",\n    content: "";\n', True),
+            ('Velma: "Technically speaking, that is Scooby-Doo logic!"\nFred: "Looks like we took a wrong turn."', False))
+
+
+def code_line(line: str) -> bool:
+    if CODE_LINE.search(line):
+        return True
+    if not KEY_QUOTE.search(line):
+        return False
+    spoken = SPOKEN.match(line)
+    return not (spoken and (len(spoken["said"].split()) >= 3
+                            or (re.search(r"[^\W\d_]{2}", spoken["rest"]) and not re.search(r"[+=(){}]", spoken["rest"]))))
 
 
 def code_ranges(text: str) -> list[tuple[int, int]]:
@@ -36,7 +54,7 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
     ranges += [(m.start(), m.end()) for m in INLINE.finditer(text)]
     pos = 0
     for line in text.split("\n"):
-        if CODE_LINE.search(line):
+        if code_line(line):
             ranges.append((pos, pos + len(line)))
         pos += len(line) + 1
     return sorted(ranges)
@@ -62,7 +80,7 @@ def has_code(text: str) -> bool:
     if "```" in text or "~~~" in text or FILE_NAME.search(text):
         return True
     lines = [line for line in text.splitlines() if line.strip()]
-    code = sum(1 for line in lines if CODE_LINE.search(line))
+    code = sum(1 for line in lines if code_line(line))
     return bool(lines) and code >= 2 and code / len(lines) >= 0.3
 
 

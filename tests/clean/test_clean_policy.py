@@ -99,3 +99,17 @@ def test_a_form_line_with_contact_data_is_a_record_not_code():
     assert code_ranges(line) and record_lines_out(line, code_ranges(line)) == []
     program = 'def f():\n    user = User(name="Ana", email="ana@x.com")\n    return user'
     assert record_lines_out(program, code_ranges(program)) == code_ranges(program)  # a program keeps its ranges
+
+
+@pytest.mark.parametrize("line, code", [
+    ('Reviews: "Great product!" - Marcus Delacroix, 5 stars; "Broke after a week" - Priya Raghunathan, 1 star.', False),
+    ('Healer: "I\'m sorry to say, but it looks like Vanessa is also pregnant."', False),
+    ('Title: "My first day at school"', False),
+    ('    content: "";', True), ("labelText: 'email',", True), ('Name: "John"', True),
+    ('title: "My first day at school",', True), ('Authorization: "Bearer " + modelToken', True),
+])
+def test_a_quoted_value_after_a_key_is_code_unless_it_is_somebodys_words(line, code):
+    """A speaker's line or a labelled quote that goes on is prose: a name in it is no identifier."""
+    from builder.traits.code import code_line
+
+    assert code_line(line) is code
