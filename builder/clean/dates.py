@@ -25,11 +25,25 @@ BIRTH_DATE = re.compile(rf"{CUE}\s*[:=：]?\s*(?:(?:is|was)\s+)?(?:(?:listed|wri
                         rf"(?:(?:on|as|of)\s+)?(?:the\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I)
 
 
+# ... unless the birth is the speaker's own or a relative's: "I was born", "my dob", "my grandma was
+# born" (names.RELATION), or a cue that opens its line or sentence ("born 29/07/1913 so yeah",
+# "DOB: ..."): a person gives it, whatever the year.
+OWN_BIRTH = re.compile(r"(?:\b(?:i|we)\s+(?:was|were)\s+|\bi\s*['’]?\s*m\s+|\bi\s+am\s+|\bmy\s+)$|^[\s\W]*$", re.I)
+
+
+def _own_birth(text: str, cue: int) -> bool:
+    from builder.clean.names import RELATION
+
+    before = text[max(0, cue - 60):cue]
+    before = before[max(before.rfind(c) for c in ".!?\n") + 1:]
+    return OWN_BIRTH.search(before) is not None or RELATION.search(before) is not None
+
+
 def find_birth_dates(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     for m in BIRTH_DATE.finditer(text):
         year = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", m.group("date"))
-        if year and int(year.group(1)) < 1920:
+        if year and int(year.group(1)) < 1920 and not _own_birth(text, m.start()):
             continue  # a historical birth
         out.append((m.start("date"), m.end("date"), "DATE_OF_BIRTH", 0.85))
     return out

@@ -451,6 +451,14 @@ PAN_SHAPE = re.compile(r"(?<![\w-])[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z](?![\w-])"
 NINO_SPACED = re.compile(r"(?<![\w-])[A-CEGHJ-PR-TW-Z]{2}\s\d{2}\s\d{2}\s\d{2}\s[A-D](?![\w-])")
 
 
+# ... or given as "mine" after the document is named: "how do you validate passport numbers? mine is
+# E181365", "what's your student id? his is 2023-48812".
+OWN_ONE = re.compile(rf"\b(?:mine|his|hers|ours|theirs)(?:['’]s|\s+(?:is|was)|\s*:){_IS}{ID_TOKEN}(?![\w-])", re.I)
+ID_NAMED = re.compile(r"\b(?:passports?|licen[cs]es?|plates?|registrations?|vin|ids?|ssns?|national\s+insurance|accounts?"
+                      r"|member(?:ship)?|student|employee|patient|polic(?:y|ies)|iban|pan|aadhaa?r|tax|social\s+security"
+                      r"|insurance|ticket|booking|reference)\b", re.I)
+
+
 def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     """Driver licences and other ID numbers named as such ("applicant number: 2023-48812")."""
     out = [(m.start("code"), m.end("code"), "US_DRIVER_LICENSE", 0.85) for m in LICENCE.finditer(text)]
@@ -463,6 +471,9 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
         code = m.group("code")
         if sum(c.isdigit() for c in code) >= 4 and not YEARS.fullmatch(code) and not DATE_LIKE.fullmatch(code):
             out.append((m.start("code"), m.end("code"), "ID_NUMBER", 0.8))
+    out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in OWN_ONE.finditer(text)
+            if sum(c.isdigit() for c in m.group("code")) >= 4 and ID_NAMED.search(text[max(0, m.start() - 80):m.start()])
+            and not YEARS.fullmatch(m.group("code")) and not DATE_LIKE.fullmatch(m.group("code"))]
     out = list({(s, e): (s, e, entity, score) for s, e, entity, score in out}.values())  # a PAN two patterns find, once
     taken = {(s, e) for s, e, _, _ in out}
     for m in ID_CUED.finditer(text):
@@ -518,9 +529,27 @@ def _looks_identifier(value: str, cued: bool) -> bool:
     return len(groups) > 1 or not digits.startswith("0") or len(digits) >= 10
 
 
-def find_identifiers(text: str) -> list[tuple[int, int, str, float]]:
-    """Identifier-shaped values (see IDENTIFIER) outside maths, money, units and public references."""
+# An IBAN's shape (a country's two letters, two check digits, then 11 to 30 letters and digits, in
+# groups of four or not) is an account whoever wrote it, also with a check digit the IBAN finder
+# rejects ("GB95 VXVK 9715 5006 8364 78" had only its digits found, as a card, and "GB95 VXVK" left).
+IBAN_SHAPE = re.compile(r"(?<![\w-])(?P<value>(?:AD|AE|AT|AZ|BA|BE|BG|BH|BR|CH|CR|CY|CZ|DE|DK|DO|EE|EG|ES|FI|FO|FR|GB|GE|GI"
+                        r"|GL|GR|GT|HR|HU|IE|IL|IQ|IS|IT|JO|KW|KZ|LB|LC|LI|LT|LU|LV|MC|MD|ME|MK|MR|MT|MU|NL|NO|PK|PL|PS"
+                        r"|PT|QA|RO|RS|SA|SC|SE|SI|SK|SM|ST|SV|TL|TN|TR|UA|VA|VG|XK)\d{2}"
+                        r"(?:(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?|[A-Z0-9]{11,30}))(?![\w-])")
+
+
+def _iban_shaped(text: str) -> list[tuple[int, int, str, float]]:
     out = []
+    for m in IBAN_SHAPE.finditer(text):
+        value = m.group("value").replace(" ", "")
+        if 15 <= len(value) <= 34 and sum(c.isdigit() for c in value) >= 10:
+            out.append((m.start("value"), m.end("value"), "ID_NUMBER", 0.65))
+    return out
+
+
+def find_identifiers(text: str) -> list[tuple[int, int, str, float]]:
+    """Identifier-shaped values (see IDENTIFIER, IBAN_SHAPE) outside maths, money, units and public references."""
+    out = _iban_shaped(text)
     for m in IDENTIFIER.finditer(text):
         value, start, end = m.group("value"), m.start("value"), m.end("value")
         before, after = text[max(0, start - 40):start], text[end:end + 12]
@@ -528,6 +557,7 @@ def find_identifiers(text: str) -> list[tuple[int, int, str, float]]:
             continue
         if NOT_PERSONAL_CUE.search(before) or re.search(r"[$€£¥]\s*$", before):
             continue
-        if _looks_identifier(value, bool(CUED_IDENTIFIER.search(before))):
+        if _looks_identifier(value, bool(CUED_IDENTIFIER.search(before))) and not any(
+                s <= start and end <= e for s, e, _, _ in out):  # part of an IBAN's shape
             out.append((start, end, "ID_NUMBER", 0.6))
     return out

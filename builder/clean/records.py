@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import re
 
-from builder.clean.dates import DATE
+from builder.clean.dates import DATE, DAY, MONTHS
 from builder.traits.code import CONTACT
 
 SEPARATOR = re.compile(r"[ \t]*(?:[,;|\t])[ \t]*")
+# The comma of a date written "March 11, 1934" or "11 March, 1934" separates no fields.
+DATE_COMMA = re.compile(rf"(?i:(?:{MONTHS})[ \t]+{DAY}|{DAY}[ \t]+(?:of[ \t]+)?(?:{MONTHS}))[ \t]*,[ \t]*\d{{4}}\b")
 DATE_FIELD = re.compile(rf"(?:{DATE})", re.I)
 PHONE_FIELD = re.compile(r"\+?[\d ().-]+")
 NAME_FIELD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[’'.-][^\W\d_]+)*\.?(?:[ \t]+[^\W\d_][^\W\d_'’-]*(?:[’'-][^\W\d_]+)*){1,3}")
@@ -41,6 +43,7 @@ EXAMPLES = (  # (line, the names, the dates)
     ("Office closed; 25/12/2024; 0800 123 4567", [], []),
     ("numpy, 1.24.10, 12345678", [], []),
     ("Gwendolyn van der Plas, 12/03/1990, g.plas@ziggo.nl", ["Gwendolyn van der Plas"], ["12/03/1990"]),
+    ("ayse king, March 11, 1934, ayse.k@gmail.com", ["ayse king"], ["March 11, 1934"]),  # a date's own comma
 )
 
 
@@ -102,7 +105,8 @@ def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
         if len(line) > MAX_LINE or not SEPARATOR.search(line):
             continue
         fields, at = [], 0
-        for sep in [*SEPARATOR.finditer(line), None]:
+        in_dates = [(m.start(), m.end()) for m in DATE_COMMA.finditer(line)]
+        for sep in [*(m for m in SEPARATOR.finditer(line) if not any(s < m.start() < e for s, e in in_dates)), None]:
             end = sep.start() if sep else len(line)
             raw = line[at:end]
             fields.append((line_start + at + len(raw) - len(raw.lstrip()), raw.strip().rstrip(".!")))

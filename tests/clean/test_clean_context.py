@@ -92,6 +92,10 @@ def test_word_kinds_examples(word, kind):
     ("fix CVE-2021-3156 now", []),
     ("999999999999999 reactors", []),
     ("my number 12345", ["12345"]),
+    # an IBAN's shape, whatever its check digits: whole, not its digits alone
+    ("from my card: GB95 VXVK 9715 5006 8364 78. is that it?", ["GB95 VXVK 9715 5006 8364 78"]),
+    ("my iban is FR41 5757 6452 3959 9700 8489 L60, can u see", ["FR41 5757 6452 3959 9700 8489 L60"]),
+    ("the GPU is an RTX 4090 and DE12 ABCD is the model", []),
 ])
 def test_identifier_shapes(text, found):
     assert [text[s:e] for s, e, _, _ in find_identifiers(text)] == found

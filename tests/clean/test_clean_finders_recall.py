@@ -170,6 +170,11 @@ def test_addresses(text, found):
     ("the hospital has my dob as 05-14-1994 but thats wrong", ["05-14-1994"]),  # a few words after the cue
     ("born on the 16th of August 1999", ["16th of August 1999"]),
     ("revenue 20240312 units", []),  # a compact date needs its cue
+    # before 1920 a birth is history, unless a person gives it as their own or a relative's
+    ("born 29/07/1913 so yeah im a scorpio lol", ["29/07/1913"]), ("I was born on 27 January 1910", ["27 January 1910"]),
+    ("my grandma was born 03/04/1915 in Leeds", ["03/04/1915"]), ("my dob is 03/04/1913", ["03/04/1913"]),
+    ("He was born 1 May 1900.", []), ("My favourite composer was born on 27 January 1756", []),
+    ("I read that Mozart was born on 27 January 1756", []),
 ])
 def test_birth_dates(text, found):
     assert values(find_birth_dates, text) == found
@@ -243,6 +248,11 @@ def test_addresses_in_scripts_without_spaces_or_capitals(text, found):
     ("my platelets 150000 is that ok", []), ("a hot plate 1500W", []), ("weight plates 2x25kg", []),
     ("his PAN is ABRPY3779L", ["ABRPY3779L"]),  # the shape alone, found once
     ("my passport number is literally NYXNB971132DY4YT", ["NYXNB971132DY4YT"]),  # an adverb after the cue
+    # "mine" after the document was named
+    ("how do you validate passport numbers? mine is E181365", ["E181365"]),
+    ("whats ur student id? mine is 197-63-35 lol", ["197-63-35"]),
+    ("whats your lucky number? mine is 77777", []), ("what phone do you have? mine is iPhone13", []),
+    ("how old is your passport? mine is 2019-05-04", []),
 ])
 def test_vehicle_plates_pan_and_ids_after_an_adverb(text, found):
     from builder.clean.numbers import find_ids
