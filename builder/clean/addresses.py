@@ -227,8 +227,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             elif name == "block":
                 if not (re.match(r"blk", value, re.I) or "#" in value or re.search(r"\d[a-z]?[ \t]+[A-Z]", value)):
                     continue  # "block 2 in the first row": a block of a game or a program, no housing block
-                if not _name_ok(re.findall(NAME_WORD, value)[1:], lower_here):
-                    continue
+                if not _name_ok(re.findall(NAME_WORD, value)[1:], lower_here or bool(BLK_UNIT.match(value))):
+                    continue  # "blk 351 tampines st 26 #07-42": "blk" and a "#" unit say it in any case
             elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
@@ -294,13 +294,22 @@ _SHORT_TYPE_BEFORE_NUMBER = re.compile(rf"\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+\d"
 _TYPE_WORD = re.compile(rf"(?:{LEAD})?(?P<type>{PREFIX_TYPES})(?P<dot>\.)?", re.I)
 
 
+BLK_UNIT = re.compile(r"blk\b.*#\s?\d", re.I)
+
+
 def _foreign_type(value: str) -> bool:
     """The street's type word is no English word ("rua", "calle") or an abbreviation with its dot
     ("ul."): it says "street" whatever the case of the name ("place the cursor 5" is English)."""
     from builder.clean.truecase import is_english_word
 
     m = _TYPE_WORD.match(value)
-    return bool(m) and (bool(m.group("dot")) or len(m.group("type")) >= 3 and not is_english_word(m.group("type")))
+    return bool(m) and (bool(m.group("dot")) or len(m.group("type")) >= 3 and (
+        not is_english_word(m.group("type")) or m.group("type").lower() in ALSO_ENGLISH_TYPES))
+
+
+# Foreign type words that English also has as a word of its own: "rue" (regret) never follows a house
+# number or precedes a street's name ("5547 rue sainte-catherine").
+ALSO_ENGLISH_TYPES = frozenset({"rue"})
 
 
 def _ending_any(text: str) -> bool:
@@ -344,8 +353,25 @@ def organisation_before(text: str, start: int) -> bool:
     if LANDMARK_AT.search(window[-80:]):
         return True
     block = window.rsplit("\n\n", 1)[-1]
-    lines = block.split("\n")[-4:]
-    return bool(ORGANISATION.search("\n".join(lines)))
+    *above, own = block.split("\n")
+    heading = []  # the lines right above that read as an address block's, not a chat message's prose
+    for line in reversed(above[-3:]):
+        if _prose(line):
+            break  # "Yeah. College is fun. I've had ..." is somebody's message, not a letterhead
+        heading.insert(0, line)
+    return bool(ORGANISATION.search("\n".join([*heading, own])))
+
+
+SPEAKING = re.compile(r"\b(?:i|i['’]m|i['’]ve|my|me|we|our|you|your)\b", re.I)
+SENTENCE_GOES_ON = re.compile(r"([^\W\d_]+)[.!?]\s+[A-Z][a-z]")
+ABBREVIATIONS = frozenset("Inc Ltd Co Corp Dept Univ St Ave Dr Mr Mrs Ms Jr Sr No Vol pp Ed Eds".split())
+
+
+def _prose(line: str) -> bool:
+    """Somebody speaking, or one sentence ending and another starting ("Yeah. College is fun."; not
+    "Elsevier Science Inc.   All rights reserved.")."""
+    return bool(SPEAKING.search(line)) or any(len(m.group(1)) > 1 and m.group(1) not in ABBREVIATIONS
+                                              for m in SENTENCE_GOES_ON.finditer(line))
 
 
 def _candidates(pattern: re.Pattern, text: str):

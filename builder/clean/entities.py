@@ -40,7 +40,7 @@ ENTITIES: dict[str, Entity] = {e.name: e for e in (
     Entity("STREET_ADDRESS", "addresses.find_streets", min_digits=0, structured=True, surrogate="street"),
     Entity("ZIP_CODE", "numbers.find_postal_codes", min_digits=2, structured=True, surrogate="digits"),
     Entity("US_DRIVER_LICENSE", "numbers.find_ids", min_digits=1, structured=True, model_made=True, surrogate="digits"),
-    Entity("ID_NUMBER", "numbers.find_ids (cued), numbers.find_identifiers (shape)", min_digits=4, structured=True, model_made=True, surrogate="digits"),
+    Entity("ID_NUMBER", "numbers.find_ids (cued), numbers.find_identifiers (shape)", min_digits=2, structured=True, model_made=True, surrogate="digits"),
     Entity("URL", "presidio UrlRecognizer + the URL policy (precision.py)", surrogate="url"),
     Entity("DATE_OF_BIRTH", "dates.find_birth_dates", min_digits=1, structured=True, surrogate="date"),
     Entity("LOCATION", "NER GPE/LOC", surrogate="city", default=False),

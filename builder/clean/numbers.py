@@ -437,10 +437,11 @@ ID_DOCUMENTS = re.compile(
     rf"|マイナンバー|身份证号?码?|주민등록번호)"
     rf"(?:\s*(?:number|no\.?|nr\.?|#))?(?:\s+(?:is|was|:))?{_IS}(?!(?:is|was|are|no)\b)"
     rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I)
-# A vehicle's plate, cued: "license plate 7KXX763", "car reg DS75 YXN", "plate number (66-BVP-5)": letters
+# A vehicle's plate, cued (also in German, Dutch, French, Spanish, Portuguese, Polish): "license plate 7KXX763",
+# "car reg DS75 YXN", "plate number (66-BVP-5)", "Kennzeichen B-TB 2208": letters
 # and digits in up to four groups, a digit among them ("plate" alone is a dish or a steel sheet).
 PLATE = re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehicle)\s+plates?|plates?\s+(?:number|no\b\.?|#)"
-                   rf"|vehicle\s+registration"
+                   rf"|vehicle\s+registration|kennzeichen|kenteken|immatriculation|matr[ií]cula|numer\s+rejestracyjny"
                    rf"|car\s+reg(?:istration)?|vin)\b(?:\s+(?:number|no\.?|#))?{_IS}\(?"
                    r"(?P<code>(?=[A-Za-z0-9 -]{0,14}\d)[A-Za-z0-9]{1,4}(?:-?[A-Za-z0-9]{1,4}|[ ](?-i:[A-Z0-9]{1,4})){1,4})"
                    r"(?![\w-])", re.I)
@@ -549,6 +550,8 @@ def _iban_shaped(text: str) -> list[tuple[int, int, str, float]]:
 
 def find_identifiers(text: str) -> list[tuple[int, int, str, float]]:
     """Identifier-shaped values (see IDENTIFIER, IBAN_SHAPE) outside maths, money, units and public references."""
+    if sum(map(str.isdigit, text)) < 5:
+        return []  # every shape holds five digits or more (_looks_identifier); a cued plate may hold two
     out = _iban_shaped(text)
     for m in IDENTIFIER.finditer(text):
         value, start, end = m.group("value"), m.start("value"), m.end("value")

@@ -150,6 +150,11 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("Put block 2 in the first row, then block 3 in the second row.", False),
     ("Utah's home to 5 National Parks!", False),
     ("Send it over: 888 maple street, Sydney NSW 4123. Thanks", True),
+    ("the party is at Joseph's place (5547 rue sainte-catherine) at 8", True),  # "rue" is French's street
+    ("I rue the day I met him, 12 times over", False),
+    ("the party is at Joseph's place (blk 351 tampines st 26 #07-42) at 8", True),  # "blk" and a unit: any case
+    # an organisation in an earlier chat message is no letterhead over the address
+    ("Yeah. College is fun. I had good times.\nmy name is kelly and i live on apt 2x, 402 bedford ave", True),
 ])
 def test_addresses(text, found):
     assert bool(find_streets(text)) is found
@@ -248,6 +253,7 @@ def test_addresses_in_scripts_without_spaces_or_capitals(text, found):
     ("my platelets 150000 is that ok", []), ("a hot plate 1500W", []), ("weight plates 2x25kg", []),
     ("his PAN is ABRPY3779L", ["ABRPY3779L"]),  # the shape alone, found once
     ("my passport number is literally NYXNB971132DY4YT", ["NYXNB971132DY4YT"]),  # an adverb after the cue
+    ("lol my kenteken is literally 97-TVJ-9 ok", ["97-TVJ-9"]), ("his Kennzeichen is B-TB 2208", ["B-TB 2208"]),
     # "mine" after the document was named
     ("how do you validate passport numbers? mine is E181365", ["E181365"]),
     ("whats ur student id? mine is 197-63-35 lol", ["197-63-35"]),

@@ -155,3 +155,13 @@ def test_a_record_line_written_with_number_hyphens_counts_for_nothing_in_the_coh
     spans = [{"start": 0, "end": 8}, {"start": 10, "end": 20}, {"start": 22, "end": 34}]
     assert replaced_share("Jane Roe, 1 May 1990, 212\u2011555\u20110187", spans) == 0.0
     assert replaced_share("Jane Roe 1 May 1990 212 555 0187 ok", [{"start": 0, "end": 8}]) == round(1 / 8, 4)
+
+
+def test_a_cued_plate_with_two_digits_reaches_the_scan():
+    """possible_entities skips an entity in a turn with fewer digits than any of its values holds:
+    ID_NUMBER's floor was four, so "DS75 YXN" (two digits) was found and then silently dropped."""
+    from builder.clean.pii import PiiDetector
+
+    text = "i really shouldnt post this but my licence plate is DS75 YXN, can u see if its legit"
+    spans = PiiDetector(CleanConfig()).scan([text])[0].spans
+    assert [(text[s["start"]:s["end"]], s["entity"]) for s in spans] == [("DS75 YXN", "ID_NUMBER")]
