@@ -255,7 +255,11 @@ HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                        r"|(?-i:(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?[A-Z]{2}"
                        r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4}))"
                        r"\s+(?:area|neighbou?rhood|zip|district|postcode)\b"
-                       r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)", re.I)
+                       r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)"
+                       # ... and, where a home verb says it, the shorter shapes: "im in the 5950 area", "the 221 59
+                       # area", "the 724** area" (a four-digit one never a year)
+                       r"|" + HOME_VERBS + r"the\s+(?P<home_area>(?!(?:1[5-9]|20)\d\d\b)[1-9]\d{3}|\d{3} \d{2}|\d{3}(?:xx|XX|\*\*))"
+                       r"\s+(?:area|neighbou?rhood|district)\b", re.I)
 # A code set off by commas or brackets in a clause that says where someone lives: "i live in lyon
 # now, 69007, near the river".
 HOME_CLAUSE = re.compile(r"\b(?:live|lives|living|lived|moved|based|located|resid(?:e|es|ing))\s+(?:in|to|at|near)\b", re.I)
@@ -294,7 +298,7 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)
               if MASKED_BEFORE.search(text[max(0, m.start() - 60):m.start()])]
     for m in HOME_CODE.finditer(text):
-        group = next(g for g in ("code", "area", "paren") if m.group(g))
+        group = next(g for g in ("code", "area", "paren", "home_area") if m.group(g))
         found.append((m.start(group), m.end(group), 0.7))
     for m in SET_OFF_CODE.finditer(text):
         left = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
@@ -402,8 +406,17 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
     return out
 
 
+# Right after the street and its comma, any code shape is the rest of the address: "new place is
+# 402 bedford ave, 4800-607", ", 306", ", 346**" (a postal code or a flat's number, the person's either way).
+CODE_AFTER_STREET = re.compile(r",[ \t]*(?P<code>\d{3,6}|\d{4,5}-\d{3,4}|\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2}"
+                               r"|\d{3}(?:xx|XX|\*\*))(?![\w*-]|[.,]\d)")
+
+
 def address_block_codes(text: str, start: int, end: int) -> list[tuple[int, int, str, float]]:
     """Postal codes in the few lines after a detected street (the rest of its address)."""
+    right = CODE_AFTER_STREET.match(text, end)
+    if right and not YEAR_LIKE.fullmatch(right.group("code")) and not _counted(text, right.end("code")):
+        return [(right.start("code"), right.end("code"), "ZIP_CODE", 0.6)]
     window_end = min(len(text), end + 160)
     blank = text.find("\n\n", end, window_end)
     window = text[end:blank if blank > 0 else window_end]

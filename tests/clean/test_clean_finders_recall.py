@@ -77,6 +77,9 @@ def test_phones(text, found):
     ("we follow the ISO 270xx family; the intel i9-139xx chips", []),
     ("Perth, WA 2019 champions", []),  # a year after a state
     ("a town of 12000 people, moved to 12000 miles away", []),
+    # shorter shapes where a home verb says where someone is (a four-digit one never a year)
+    ("im in the 5950 area, hbu", ["5950"]), ("im in the 221 59 area", ["221 59"]), ("we live in the 724** area", ["724**"]),
+    ("my mmr is in the 4000 area", []), ("we live in the 2000 area lol", []),
 ])
 def test_postal_codes_after_their_cue(text, found):
     assert sorted(set(values(find_postal_codes, text))) == found

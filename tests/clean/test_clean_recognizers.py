@@ -192,6 +192,18 @@ def test_versions_citations_routes_and_list_items_are_not_streets(text):
     assert find_streets(text) == []
 
 
+@pytest.mark.parametrize("text, code", [
+    ("moving day was chaos. new place is 402 bedford ave, 4800-607. come visit", "4800-607"),
+    ("new place is 402 bedford ave, 306. come visit", "306"), ("new place is 402 bedford ave, 346**. ok", "346**"),
+    ("I live at 12 Elm St, 300 people live there", None),
+])
+def test_any_code_shape_right_after_a_streets_comma_is_the_rest_of_the_address(text, code):
+    from builder.clean.numbers import address_block_codes
+
+    (start, end, *_), = find_streets(text)
+    assert [text[s:e] for s, e, *_ in address_block_codes(text, start, end)] == ([code] if code else [])
+
+
 def test_a_year_after_a_month_is_no_postal_code():
     from builder.clean.numbers import address_block_codes
     text = "of 14 Alder Row, Hexham, Northumberland, England. She was baptised 13 January 1964 at Camberwell"
