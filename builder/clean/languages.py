@@ -58,11 +58,13 @@ def english_turns(turns: list[dict], languages: list[str | None], dialogue: str 
     a turn lingua calls another language still counts as English when it is in Latin letters and
     most of its words are English words: one turn's call is weak evidence (a foreign name makes
     "Send the contract to Hiroshi Sørensen ..." Latin, short chat reads as Tagalog or Tswana), and a
-    turn that escapes NER keeps every name it holds; a French turn of an English dialogue stays French."""
+    turn that escapes NER keeps every name it holds; a French turn of an English dialogue stays French.
+    A dialogue whose language lingua cannot tell (short, slangy chat: "Hahaha / Hey / omg my name is
+    Erika too lol" reads as Yoruba) is judged turn by turn the same way."""
     def english(turn: dict, lang: str | None) -> bool:
         text = turn.get("text") or ""
         if lang == "en" or lang is None and mostly_latin(text):
             return True
-        return dialogue == "en" and lang is not None and mostly_latin(text) and english_words(text)
+        return dialogue in ("en", None) and lang is not None and mostly_latin(text) and english_words(text)
 
     return [english(t, lang) for t, lang in zip(turns, languages)]

@@ -95,3 +95,6 @@ def test_a_turn_of_an_english_dialogue_gets_english_ner_whatever_lingua_calls_it
     assert english_turns(turns, ["la", "ru", "fr"], "en") == [True, False, False]
     assert english_turns(turns, ["la", "ru", "fr"], "fr") == [False, False, False]  # another dialogue language
     assert english_turns(turns, [None, None, None], None) == [True, False, True]  # unknown: the script decides
+    # a dialogue lingua cannot tell, a turn it calls Yoruba: English words in Latin letters decide
+    chat = [{"text": "Hahaha\nHey\nomg my name is Erika too lol. Erika Beltrán, nice to meet u"}, {"text": french}]
+    assert english_turns(chat, ["yo", "fr"], None) == [True, False]
