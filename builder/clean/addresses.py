@@ -26,6 +26,7 @@ import re
 from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
 from builder.clean.numbers import AU_STATES
+from builder.clean.precision import INTERJECTIONS
 
 L = r"[^\W\d_]"  # a letter in any script
 # Words no street name holds: a street's name stops before them ("241 rue des Lilas and my zip is ...")
@@ -432,7 +433,7 @@ def _place_end(m: re.Match, text: str, lower_text: bool) -> int | None:
     end = None
     for token in re.finditer(r"\S+", m.group("words")):
         t = token.group()
-        if (t.lower() in STOP_IN_NAMES or t.lower().strip(".,") in NOT_IN_NAME_WORDS) and not (
+        if (t.lower() in STOP_IN_NAMES or t.lower().strip(".,") in NOT_IN_NAME_WORDS | INTERJECTIONS) and not (
                 end is None and t.lower() in ("saint", "st")):
             break
         if not lower_text and not (t[:1].isupper() or len(t) <= 3 or t.startswith("(")):

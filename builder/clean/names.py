@@ -145,9 +145,11 @@ COMMON_ENDINGS = re.compile(r"(?:ing|ed|ous|ful|ible|able|ive|ant|ent|ly|ness|me
 
 
 def _plausible(value: str) -> bool:
-    words = value.split()
+    """No public figure, and no word that is never a name ("hey", "thanks", "captain"), unless after
+    the first word it is a census surname ("my name is ayse king")."""
+    words = [w.lower().strip(".,'’") for w in value.split()]
     return bool(words) and not is_public(value) and all(
-        w.lower().strip(".,'’") not in NOT_NAMES for w in words)
+        w not in NOT_NAMES or (k > 0 and words[0] not in NOT_NAMES and w in last_names()) for k, w in enumerate(words))
 
 
 def name_context(text: str, start: int, end: int) -> str | None:

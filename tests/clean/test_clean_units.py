@@ -165,3 +165,15 @@ def test_a_cued_plate_with_two_digits_reaches_the_scan():
     text = "i really shouldnt post this but my licence plate is DS75 YXN, can u see if its legit"
     spans = PiiDetector(CleanConfig()).scan([text])[0].spans
     assert [(text[s["start"]:s["end"]], s["entity"]) for s in spans] == [("DS75 YXN", "ID_NUMBER")]
+
+
+def test_a_surname_that_is_also_a_title_word_and_an_interjection_before_a_comma():
+    """"king" never starts a name ("hey king") but ends one ("my name is ayse king"); "Uhm," opening
+    the next line is neither a vocative nor a town closing the address above it."""
+    from builder.clean.addresses import find_streets
+    from builder.clean.names import cued_names
+
+    text = "my name is ayse king and i live on 80 rue des lilas\nUhm, well BYU was close"
+    assert [(text[s:e], basis) for s, e, _, _, basis in cued_names(text)] == [("ayse king", "intro")]
+    assert [text[s:e] for s, e, _, _ in find_streets(text)] == ["80 rue des lilas"]
+    assert cued_names("hey king, what's up") == []
