@@ -55,7 +55,16 @@ WEAK_TYPES = (
     "bridges|brooks|burgs|camps|centers|circles|cliffs|commons|corners|courts|coves|crossroads|drives|extensions"
     "|fords|forges|forks|gardens|glens|greens|groves|harbou?rs|hills|islands|isles|junctions|keys|knolls|lights"
     "|locks|manors|mountains|parks|parkways|pines|plains|points|ports|ridges|roads|shoals|squares|streets|unions"
-    "|valleys|views|villages|walks|ways")
+    "|valleys|views|villages|walks|ways"
+    # Australia's and New Zealand's road types (Australia Post, AS 4590): most are English words, so a
+    # cue or a code around them ("I live at 7 Griffith End", "6/170 Reynolds Wade")
+    "|access|alleyway|amble|anchorage|approach|arcade|artery|basin|beach|bend|brace|brae|brow|byway|centreway"
+    "|chase|circlet|circuit|circus|colonnade|concourse|copse|courtyard|cross|crossway|cruiseway|cutting|dell"
+    "|deviation|dip|distributor|driveway|edge|elbow|end|entrance|fairway|firetrail|footway|foreshore|frontage"
+    "|gap|gate|gates|glade|grange|gully|highroad|interchange|laneway|lees|link|lookout|meander|mew|nook"
+    "|outlook|parklands|pathway|plateau|pocket|quad|quadrangle|quadrant|quays|ramble|reach|reserve|retreat"
+    "|ridgeway|riverway|riviera|roadway|ronde|rotary|siding|slope|strand|subway|tarn|thoroughfare|tollway"
+    "|tor|towers|wade|walkway|wynd")
 # Words that follow a number without naming a street ("45 minute drive", "3 lane road").
 NOT_STREET_WORDS = frozenset("""
 minute minutes min mins hour hours hr hrs second seconds day days week weeks month months year years yr
@@ -67,7 +76,13 @@ PREFIX_TYPES = (
     r"rue|place|avenue|av|avda|avenida|calle|c/|carrer|ctra|carretera|camino|paseo|plaza|pza|via|viale|vicolo|piazza"
     r"|corso|cours|largo|rua|r|travessa|tv|praça|pça|alameda|estrada|rodovia|quai|boulevard|bd|bld|chemin|allée|impasse"
     r"|route|ul|ulica|al|aleja|pl|plac|os|osiedle|strada|calea|bulevardul|str|ulitsa|ул|улица|пр|проспект|пер"
-    r"|переулок|οδός|λεωφόρος|sokak|cadde|caddesi|jalan|jl|rambla|ronda|passeig|via|v\.le|p\.za|tr|stra[ßs]e")
+    r"|переулок|οδός|λεωφόρος|sokak|cadde|caddesi|jalan|jl|rambla|ronda|passeig|via|v\.le|p\.za|tr|stra[ßs]e"
+    # Italian, Spanish, Mexican and Brazilian types beyond the common ones ("Contrada Danilo, 77",
+    # "Glorieta Ana 3", "Recanto Gabrielly Viana, 81")
+    r"|borgo|canale|contrada|incrocio|rotonda|stretto|callej[oó]n|cañada|cuesta|glorieta|pasaje|urbanizaci[oó]n"
+    r"|acceso|calzada|cerrada|privada|prolongaci[oó]n|andador|circuito|retorno|perif[eé]rico|ch[aá]cara"
+    r"|col[oô]nia|colonia|condom[ií]nio|conjunto|fazenda|jardim|ladeira|parque|quadra|recanto|residencial|setor"
+    r"|s[ií]tio|trecho|vila|viela|vereda|morro|praia|lagoa")
 NAME_FIRST_ENDINGS = (
     r"tie|katu|kuja|polku|kaari|rinne|ranta|väylä|vej|gade|gyde|stræde|vænget|allé|alle|veien|vegen|vei|vegur"
     r"|vägen|väg|gatan|gata|gaten|gränd|stigen|backen|torget|weg|straat|laan|plein|steeg|gracht|kade|singel|dreef"

@@ -156,6 +156,10 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("the party is at Joseph's place (5547 rue sainte-catherine) at 8", True),  # "rue" is French's street
     ("I rue the day I met him, 12 times over", False),
     ("the party is at Joseph's place (blk 351 tampines st 26 #07-42) at 8", True),  # "blk" and a unit: any case
+    # Australia's road types need a cue or a code; Italian, Spanish and Brazilian types lead the name
+    ("i live at 7 Griffith End", True), ("i live at 6/170 Reynolds Wade", True), ("Chapter 7 The End", False),
+    ("we waited 10 minutes at the gate", False), ("i live at Contrada Danilo, 77", True),
+    ("mi casa: Glorieta Ana Ruiz 3", True), ("i live at Recanto Gabrielly Viana, 81", True),
     # an organisation in an earlier chat message is no letterhead over the address
     ("Yeah. College is fun. I had good times.\nmy name is kelly and i live on apt 2x, 402 bedford ave", True),
 ])
