@@ -221,6 +221,10 @@ US_STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connectic
                   "|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming")
 ZIP_AFTER_STATE = re.compile(rf"\b(?:{'|'.join(US_STATES)}|{US_STATE_NAMES}),?\s+(?P<code>\d{{5}}(?:-\d{{4}})?)(?![\w-])")
 UK_CA_POSTCODE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])")
+# A Canadian code is also written without its space ("V3K5N8"): only with the letters Canada Post uses.
+# ... set off after a town (", V3K5N8", "(V3K5N8)") or after a province: "A1B2C3" alone is a test string.
+CA_BEFORE = re.compile(r"(?:[,(]|\b(?:BC|AB|SK|MB|ON|QC|NB|NS|PE|NL|YT|NT|NU))[ \t]*$")
+CA_POSTCODE_JOINED = re.compile(r"(?<![\w-])(?P<code>[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]\d[ABCEGHJ-NPRSTV-Z]\d)(?![\w-])")
 # Typed in lower case the shapes need more: a Canadian code only with its letters (no D F I O Q U;
 # no W or Z first), a British one only in one of the 121 postcode areas ("ls1 4ap", "sw1a 1aa").
 UK_AREAS = ("ab al b ba bb bd bh bl bn br bs bt ca cb cf ch cm co cr ct cv cw da dd de dg dh dl dn dt dy e ec eh en ex fk "
@@ -262,8 +266,9 @@ HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                        r"\s+(?:area|neighbou?rhood|district)\b", re.I)
 # A code set off by commas or brackets in a clause that says where someone lives: "i live in lyon
 # now, 69007, near the river".
-HOME_CLAUSE = re.compile(r"\b(?:live|lives|living|lived|moved|based|located|resid(?:e|es|ing))\s+(?:in|to|at|near)\b", re.I)
-SET_OFF_CODE = re.compile(r"[,(]\s*(?P<code>\d{5,6})\s*(?=[,)]|$|\.(?!\d))")
+HOME_CLAUSE = re.compile(r"\b(?:live|lives|living|lived|moved|based|located|resid(?:e|es|ing)|i['’]?m|i\s+am|we['’]?re"
+                         r"|we\s+are)\s+(?:in|to|at|near|from)\b", re.I)  # "im in Denver, 80202 lol"
+SET_OFF_CODE = re.compile(r"[,(]\s*(?P<code>\d{5,6})\s*(?=[,)]|$|\.(?!\d)|[ \t]+[^\W\d_])")  # not a count (_counted)
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
 
@@ -295,6 +300,8 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
         (UK_CA_POSTCODE, 0.6, shaped), (LOWER_POSTCODE, 0.6, shaped), (LOWER_STATE_ZIP, 0.7, five))
         if gate for m in pattern.finditer(text)]  # the cheap gates first: most turns hold no code at all
     found += [(start, end, 0.85) for start, end in _codes_after_cue(text)] if cue else []
+    found += [(m.start(), m.end(), 0.6) for m in CA_POSTCODE_JOINED.finditer(text)
+              if CA_BEFORE.search(text[max(0, m.start() - 6):m.start()])]
     found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)
               if MASKED_BEFORE.search(text[max(0, m.start() - 60):m.start()])]
     for m in HOME_CODE.finditer(text):
@@ -302,7 +309,7 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
         found.append((m.start(group), m.end(group), 0.7))
     for m in SET_OFF_CODE.finditer(text):
         left = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
-        if HOME_CLAUSE.search(text, left + 1, m.start()):
+        if HOME_CLAUSE.search(text, left + 1, m.start()) and not _counted(text, m.end("code")):
             found.append((m.start("code"), m.end("code"), 0.6))
     for start, end, score in found:
         if not any(start == s and end == e for s, e, _, _ in out):

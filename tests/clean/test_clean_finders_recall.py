@@ -80,6 +80,9 @@ def test_phones(text, found):
     # shorter shapes where a home verb says where someone is (a four-digit one never a year)
     ("im in the 5950 area, hbu", ["5950"]), ("im in the 221 59 area", ["221 59"]), ("we live in the 724** area", ["724**"]),
     ("my mmr is in the 4000 area", []), ("we live in the 2000 area lol", []),
+    ("im in Denver, 80202 lol", ["80202"]), ("im in Denver, 80202 people live here", []),  # set off after "I'm in"
+    ("we live near Woodsburgh (M3R5V6)", ["M3R5V6"]), ("Vancouver, BC V3K5N8", ["V3K5N8"]),  # Canada's, joined
+    ("the hex is A1B2C3", []),
 ])
 def test_postal_codes_after_their_cue(text, found):
     assert sorted(set(values(find_postal_codes, text))) == found
