@@ -6,7 +6,9 @@ toxicity list knows (``kill -9``). ``code_ranges`` gives the character ranges of
 inline code, lines that read as code and tab-separated rows: clean looks for no names there,
 the toxicity lexicon reads no words there, swap swaps nothing there. ``has_code`` is the turn's
 trait: it holds a fence, or code lines make up a good part of it (two or more and 30% of its
-lines), or it names a source file (``README.md``, ``main.py``).
+lines), or it names a source file (``README.md``, ``main.py``). A script's speaker line
+(``Velma: "Technically speaking ..."``) or a labelled quote that goes on (``Reviews: "Great!" -
+Marcus Delacroix``) is somebody's words, not a key and its value (``code_line``).
 """
 
 from __future__ import annotations
