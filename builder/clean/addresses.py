@@ -33,6 +33,7 @@ L = r"[^\W\d_]"  # a letter in any script
 NOT_IN_NAME_WORDS = frozenset("""my your his her our their is are was were am be and or but so if please thanks thank it i
 we you he she they zip postcode phone email call number live lives living near next with for from""".split())
 NOT_IN_NAME = r"(?!(?:" + "|".join(sorted(NOT_IN_NAME_WORDS)) + r")\b)"
+NOT_PLACE_WORDS = NOT_IN_NAME_WORDS | INTERJECTIONS  # no town in an address block ("Uhm, well ...")
 NAME_WORD = rf"(?:{NOT_IN_NAME}{L}[\w'’.\-]*|\d{{1,4}}(?:st|nd|rd|th)\b)"
 EN_TYPES = (
     "street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|ter|close|crescent"
@@ -448,7 +449,7 @@ def _place_end(m: re.Match, text: str, lower_text: bool) -> int | None:
     end = None
     for token in re.finditer(r"\S+", m.group("words")):
         t = token.group()
-        if (t.lower() in STOP_IN_NAMES or t.lower().strip(".,") in NOT_IN_NAME_WORDS | INTERJECTIONS) and not (
+        if (t.lower() in STOP_IN_NAMES or t.lower().strip(".,") in NOT_PLACE_WORDS) and not (
                 end is None and t.lower() in ("saint", "st")):
             break
         if not lower_text and not (t[:1].isupper() or len(t) <= 3 or t.startswith("(")):

@@ -342,6 +342,8 @@ AU_STATE_CODE = re.compile(rf"(?:,|\n)[ \t]*(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})
 CODE_IN_PLACE = re.compile(r"(?<![\w.,/-])(?P<code>\d{2}-\d{3}|\d{5}-\d{3,4}|\d{4}-\d{3}|\d{3}-\d{4}|[1-9]\d{3} ?[A-Z]{2}(?![a-z])"
                            r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4})"
                            r"[ \t]+(?:in|near|around|outside)[ \t]+(?P<place>[^\W\d_][^\W\d_'’-]+)")
+
+
 def _counted(text: str, end: int) -> bool:
     m = re.match(r"[ \t]+([^\W\d_][\w'’-]*)", text[end:end + 30])
     if m is None:
