@@ -159,7 +159,9 @@ STOP_IN_NAMES = (NOT_STREET_WORDS | _STOP_WORDS) - {"the", "of", "and", "via", "
 PLACE_WORD = rf"(?:{L}[\w'’.\-]*|\(\w+\))"
 PLACE_SEP = r"[ \t]*(?:\n[ \t>]*,|,[ \t]*\n?|\n)[ \t>]*|[ \t]+"
 # After the street, a flat or floor as other languages write it: "apto 42", "2º Esq.", "bât. C"
-FOREIGN_UNIT = r"(?:apto|ap|dpto|depto|piso)\.?[ \t]*\d{1,5}[a-z]?\b|\d{1,2}[ºª°][ \t]*(?:[a-z]{1,5}\.?)?|bât\.?[ \t]*[a-z0-9]\b"
+FOREIGN_UNIT = (r"(?:apto|ap|dpto|depto|piso|puerta|pta|escalera|esc|apartamento|appartamento|interno|int|scala|piano"
+                r"|bloco|andar|wohnung|whg|etage|étage)\.?[ \t]*\d{1,5}[a-z]?\b"  # "Puerta 3", "Appartamento 17", "Piano 1"
+                r"|\d{1,2}[ºª°][ \t]*(?:[a-z]{1,5}\.?)?|bât\.?[ \t]*[a-z0-9]\b")
 EXT_UNIT = re.compile(rf"(?:{PLACE_SEP})?(?:{UNIT}|{FOREIGN_UNIT})", re.I)
 EXT_POSTAL = re.compile(rf"(?:{PLACE_SEP})(?!(?:19|20)\d\d(?![\w-]))\b{POSTAL}(?![\w-])")
 # "...\n\n Mexico 52199": a country and code after one blank line still close the block

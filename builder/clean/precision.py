@@ -59,8 +59,10 @@ Yuri Gagarin|Chuck Norris|MacGyver|My Little Pony|Merkel|Neymar|Mr. Bean|Bruce L
 """.replace("\n", "").split("|") if n)
 
 # Capitalised words the small model mistakes for names in chat (greetings, products, AIs).
-# Sounds people type between words: never a name, a vocative ("Uhm, well ...") or a town.
-INTERJECTIONS = frozenset("um umm uhm uhmm uh uhh erm hm hmm mhm ahh ohh ugh meh welp yikes oops whoa".split())
+# Sounds and particles people type between words: never a name, a vocative ("Uhm, well ...") or a town
+# ("... Puerta 3 ok").
+INTERJECTIONS = frozenset("um umm uhm uhmm uh uhh erm hm hmm mhm ahh ohh ugh meh welp yikes oops whoa ok okay lol lmao "
+                          "haha pls plz thx ty".split())
 NOT_NAMES = INTERJECTIONS | frozenset("""
 hi hello hey thanks thank dear ok okay yes no please sure great cool wow lol bye cheers regards sorry
 btw omg imo imho tbh idk fyi haha hahaha lmao rofl nice yeah yep yup nope oh ah hmm awesome

@@ -241,3 +241,13 @@ def test_quantities_and_product_names_are_not_streets(text):
 ])
 def test_addresses_dated_before_1920_are_history(text, found):
     assert bool(find_streets(text)) is found
+
+
+@pytest.mark.parametrize("text, street", [
+    ("i live at Ronda Lucila Andres 837 Puerta 3 ok", "Ronda Lucila Andres 837 Puerta 3"),
+    ("i live at Stretto Gianfrancesco, 47 Appartamento 17", "Stretto Gianfrancesco, 47 Appartamento 17"),
+    ("i live at Viale Gioachino, 96 Piano 1", "Viale Gioachino, 96 Piano 1"),
+    ("i live at 12 Elm St, piano lessons on tuesday", "12 Elm St"),
+])
+def test_a_flat_as_spanish_italian_portuguese_or_german_write_it_ends_the_street(text, street):
+    assert max((text[s:e] for s, e, *_ in find_streets(text)), key=len) == street
