@@ -64,8 +64,8 @@ Yuri Gagarin|Chuck Norris|MacGyver|My Little Pony|Merkel|Neymar|Mr. Bean|Bruce L
 INTERJECTIONS = frozenset("um umm uhm uhmm uh uhh erm hm hmm mhm ahh ohh ugh meh welp yikes oops whoa ok okay lol lmao "
                           "haha pls plz thx ty".split())
 NOT_NAMES = INTERJECTIONS | frozenset("""
-hi hello hey thanks thank dear ok okay yes no please sure great cool wow lol bye cheers regards sorry
-btw omg imo imho tbh idk fyi haha hahaha lmao rofl nice yeah yep yup nope oh ah hmm awesome
+hi hello hey thanks thank dear yes no please sure great cool wow bye cheers regards sorry
+btw omg imo imho tbh idk fyi hahaha rofl nice yeah yep yup nope oh ah awesome
 chatgpt gpt gpt-4 gpt-4o claude gemini bard llama copilot siri alexa cortana assistant user bot ai
 python java javascript rust excel word powerpoint photoshop linux windows android iphone google
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july
