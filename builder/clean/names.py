@@ -207,6 +207,7 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     for start, end, label in entities:
         if label not in NER_LABELS_IN_CONTEXT:
             continue  # a date, a number, a language: never a name
+        start = after_lead_words(text, start, end)  # "I'm Kenji", "Hey Ana": NER took the speaker's words
         if " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
             continue  # "I need a Taylor to fix my suit": a name takes no "a"; a noun does
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
@@ -575,6 +576,17 @@ def after_relation_noun(text: str, start: int, end: int) -> int:
     moreno-vidal": NER read the truecased "Friend Ayesha Moreno-Vidal"); ``start`` when it took none."""
     m = RELATION_NOUN.match(text, start, end)
     return m.end() if m and text[start].islower() and m.end() < end else start
+
+
+# A name never starts with the speaker's own words: NER reads "I'm Kenji" or "Hey Ana" as one name.
+LEAD_WORDS = re.compile(r"(?:(?:i['’]?m|i\s+am|hi|hey|hello|dear|yo)\b[,!]?\s+)+(?=[^\W\d_])", re.I)
+
+
+def after_lead_words(text: str, start: int, end: int) -> int:
+    """Where the name starts in an NER span that took a self-introduction or a greeting before it
+    ("I'm Kenji", "Hey Ana"); ``start`` when it took none."""
+    m = LEAD_WORDS.match(text, start, end)
+    return m.end() if m and m.end() < end else start
 
 
 CONJUNCTIONS = frozenset("and but or so from here btw i".split())  # "im ksenia and i ...": the name ends there

@@ -64,6 +64,7 @@ Yuri Gagarin|Chuck Norris|MacGyver|My Little Pony|Merkel|Neymar|Mr. Bean|Bruce L
 INTERJECTIONS = frozenset("um umm uhm uhmm uh uhh erm hm hmm mhm ahh ohh ugh meh welp yikes oops whoa ok okay lol lmao "
                           "haha pls plz thx ty".split())
 NOT_NAMES = INTERJECTIONS | frozenset("""
+i'm i’m i've i’ve i'd i’d i'll i’ll
 hi hello hey thanks thank dear yes no please sure great cool wow bye cheers regards sorry
 btw omg imo imho tbh idk fyi hahaha rofl nice yeah yep yup nope oh ah awesome
 chatgpt gpt gpt-4 gpt-4o claude gemini bard llama copilot siri alexa cortana assistant user bot ai
@@ -151,8 +152,8 @@ CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|that|there|here|what|who|
 
 
 def _person(value: str) -> bool:
-    if CONTRACTION.match(value.strip()) or re.match(r"(?:the|a|an)\s", value):
-        return False  # "I’m", "the Elder Futhark"
+    if CONTRACTION.match(value.strip()) or re.match(r"(?:the|The|THE|a|an)\s", value):
+        return False  # "I’m", "the Elder Futhark", "The Dark Knight" (never "An Nguyen")
     if any(w.lower().strip(".,") in ORG_WORDS for w in value.split()):
         return False
     if re.sub(r"[\s\-]", "", value.lower()) in NOT_NAMES:

@@ -182,3 +182,17 @@ def test_what_the_dialogue_says_a_value_is(cleaned, source_id, kept):
     for value in kept:
         assert value in text, (value, text)
     assert cleaned[source_id]["pii"] == [], cleaned[source_id]["pii"]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Hello, I'm Kenji. What's up", "Kenji"),                  # NER's span took "I'm"
+    ("The Dark Knight. By the way I'm Kenji Watanabe, nice to meet you", "Kenji Watanabe"),
+    ("Hey Ana Souza, long time", "Ana Souza"),
+])
+def test_a_name_span_never_starts_with_the_speakers_own_words(text, name):
+    from builder.clean.config import CleanConfig
+    from builder.clean.pii import PiiDetector
+
+    (scan,) = PiiDetector(CleanConfig()).scan([text])
+    persons = [text[s["start"]:s["end"]] for s in scan.spans if s["entity"] == "PERSON"]
+    assert persons == [name]  # and "The Dark Knight", a title, is no person
