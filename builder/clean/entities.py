@@ -20,7 +20,7 @@ class Entity:
     min_digits: int = 0
     structured: bool = False
     model_made: bool = False  # a chat model invents such values in examples
-    surrogate: str = "placeholder"  # person|email|phone|ssn|digits|iban|ip|url|street|city|date|placeholder
+    surrogate: str = "placeholder"  # person|email|phone|ssn|digits|iban|ip|url|street|city|date|handle|placeholder
     threshold: float = 0.5
     default: bool = True
     match_as_written: bool = False  # looked up in the user's text as written (else by its letters and digits)
@@ -43,6 +43,8 @@ ENTITIES: dict[str, Entity] = {e.name: e for e in (
     Entity("ID_NUMBER", "numbers.find_ids (cued), numbers.find_identifiers (shape)", min_digits=2, structured=True, model_made=True, surrogate="digits"),
     Entity("URL", "presidio UrlRecognizer + the URL policy (precision.py)", surrogate="url"),
     Entity("DATE_OF_BIRTH", "dates.find_birth_dates", min_digits=1, structured=True, surrogate="date"),
+    Entity("USERNAME", "handles.find_handles", structured=True, model_made=True, surrogate="handle"),
+    Entity("PASSWORD", "handles.find_handles", structured=True, model_made=True),
     Entity("LOCATION", "NER GPE/LOC", surrogate="city", default=False),
     Entity("US_PASSPORT", "presidio UsPassportRecognizer", min_digits=6, structured=True, model_made=True,
            surrogate="digits", default=False),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from builder.clean.asked import VALUE_CHARS, answered, value_starts
 from builder.clean.entities import ENTITIES, STRUCTURED
+from builder.clean.handles import PREFILTER as ACCOUNT_WORDS
 from builder.clean.precision import judge_span, private_ip
 from builder.traits.code import code_ranges, in_ranges, record_lines_out
 from builder.clean.names import after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_name
@@ -67,13 +68,15 @@ LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
-    """Skip finders that cannot match: most chat turns have no digits, no '@', no host name."""
+    """Skip finders that cannot match: most chat turns have no digits, no '@', no host name, no
+    account or password word."""
     digits = sum(map(str.isdigit, text))
     out = set()
     for entity in entities:
         need = ENTITIES[entity].min_digits if entity in ENTITIES else 0
         if digits < need or (entity == "EMAIL_ADDRESS" and "@" not in text) or (
-                entity == "URL" and not HOST_DOT.search(text)):
+                entity == "URL" and not HOST_DOT.search(text)) or (
+                entity in ("USERNAME", "PASSWORD") and not ACCOUNT_WORDS.search(text)):
             continue
         out.add(entity)
     return out

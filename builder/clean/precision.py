@@ -178,12 +178,16 @@ def _location(value: str) -> bool:
     return value.lower() not in PUBLIC_FIGURES and sum(c.isalpha() for c in value) >= 3
 
 
+# Hosts that are one person's account: a Bluesky handle ("jess.bsky.social"), a Tumblr blog.
+ACCOUNT_HOST = re.compile(r"^(?!www\.)[\w-]+(?:\.[\w-]+)*\.(?:bsky\.social|tumblr\.com)$", re.I)
+
+
 def _url(value: str) -> bool:
     """The URL policy (the same decision wherever a URL appears, since found values are
     spread over the dialogue). A URL is redacted whole when it points at a person or a
     private object: its host is an IP address; its path names a profile, a user, a share,
     an invite, a reset or an order (``/in/anna-berg``, ``/~anna``, ``/@anna``, ``/s/...``);
-    its query carries personal keys (``email=``, ``name=``, ``uid=``, ``token=``...) or an
+    its host is one person's account (``jess.bsky.social``); its query carries personal keys (``email=``, ``name=``, ``uid=``, ``token=``...) or an
     id/token value; its path carries a token (a hex id, a long letters-and-digits run:
     private file links); or it holds a name found in the dialogue (redact.py). It stays when
     it is a bare domain or public material: articles, documentation, search pages, DOIs."""
@@ -193,7 +197,7 @@ def _url(value: str) -> bool:
     except ValueError:
         return True
     host = parts.hostname or ""
-    if _is_ip(host):
+    if _is_ip(host) or ACCOUNT_HOST.search(host):
         return True
     if not (parts.path + parts.query).strip("/"):
         return False

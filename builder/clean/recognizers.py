@@ -21,6 +21,7 @@ from typing import Callable
 
 from builder.clean.addresses import find_non_latin_addresses, find_streets, organisation_before
 from builder.clean.dates import find_birth_dates
+from builder.clean.handles import find_handles
 from builder.clean.names import address_block_names, cued_names, english_names
 from builder.clean.records import record_fields
 from builder.clean.numbers import (address_block_codes, codes_before_places, find_cards, find_identifiers, find_ids, find_phones,
@@ -129,6 +130,7 @@ def build_finders(entities: tuple[str, ...]) -> list[Finder]:
         ("IdNumbers", ("US_DRIVER_LICENSE", "ID_NUMBER"), False, lambda t, _: find_ids(t)),
         ("IdentifierShapes", ("ID_NUMBER",), False, lambda t, _: find_identifiers(t)),
         ("BirthDates", ("DATE_OF_BIRTH",), False, lambda t, _: find_birth_dates(t)),
+        ("AccountsAndSecrets", ("USERNAME", "PASSWORD"), False, lambda t, _: find_handles(t)),
         ("SignaturesAndIntroductions", ("PERSON",), False, lambda t, _: cued_names(t)),
         ("RecordLines", ("PERSON", "DATE_OF_BIRTH"), False, lambda t, _: record_fields(t)),
         ("EnglishNames", ("PERSON",), True, english_names),

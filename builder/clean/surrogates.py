@@ -108,6 +108,7 @@ class Redactor:
             "street": lambda: f"{rng.randrange(1, 200)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}",
             "city": lambda: rng.choice(CITIES),
             "date": lambda: f"{rng.randrange(1, 29)} {rng.choice(MONTH_NAMES)} {rng.randrange(1950, 2006)}",
+            "handle": lambda: _handle_like(value, rng),
         }.get(kind)
         return make() if make else f"<{entity}>"
 
@@ -154,3 +155,10 @@ def apply_spans(text: str, spans: list[dict], redactor: Redactor) -> tuple[str, 
         cursor = span["end"]
     pieces.append(text[cursor:])
     return "".join(pieces), cleaned
+
+
+def _handle_like(value: str, rng) -> str:
+    """A fake account handle with the real one's marker ("@", "$", "u/") and Discord tag, if any."""
+    prefix = next((p for p in ("@", "$", "u/") if value.startswith(p)), "")
+    tag = f"#{rng.randrange(1000, 10000)}" if re.search(r"#\d{4,5}$", value) else ""
+    return f"{prefix}{rng.choice(FIRST_NAMES).lower()}_{rng.randrange(10, 1000)}{tag}"
