@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Four sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Five sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -9,6 +9,9 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
 - ``structured_d``: 180 longer messages with postcodes, cards and ids in ordinary talk, 60 to keep;
 - ``names``: 180 messages with private names, 80 with public, fictional or puzzle names to keep;
 - ``streets``: 150 messages with private street addresses, 50 with public ones or street names.
+- ``accounts``: 140 messages that give an online account (handles, usernames, gamer tags, payment
+  handles) or a secret (passwords, PINs, door codes), 37 of them in seven other languages, and 60
+  with public accounts, code annotations, placeholders and talk about accounts to keep.
 
 The held-out report stays bench/pii_heldout.py.
 
@@ -33,7 +36,7 @@ import pii_wide_canaries as wide
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
-        "streets": "streets.jsonl"}  # set -> file (each split by id parity)
+        "streets": "streets.jsonl", "accounts": "accounts.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
@@ -51,6 +54,10 @@ def dialogue(item: dict) -> tuple[list[dict], int]:
 
 
 def survived(value: dict, text: str) -> bool:
+    if value["kind"] in ("USERNAME", "PASSWORD"):  # an "@handle" is no e-mail: all of it is the value
+        bare = value["value"].lstrip("@$").removeprefix("u/")
+        return bare in text or any(re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", text)
+                                   for w in re.findall(r"[^\W_]{3,}", bare) if w.lower() not in ("the", "and"))
     if value["kind"] != "PERSON":
         return wide.survived(value["value"], text)
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in value["value"].split() if len(w) >= 2)
