@@ -446,8 +446,12 @@ ID_CUED = re.compile(
     rf"(?:\b(?:my|his|her|our)\s+id\b|\b(?:applicant|application|candidate|student|employee|staff|member(?:ship)?"
     rf"|customer|client|patient|account|passport|national\s+id|identity\s+card|id\s+card|tax"
     rf"|social\s+insurance|insurance|policy|case|registration"
-    rf"|matriculation|roll|enrol(?:l)?ment|citizen|voter|personal|reference|booking|ticket|order|tracking)"
-    rf"\s*(?:number|no\.?|num|#|id|code|ref))(?:(?<=#)|(?!\w))(?:\s+(?:is|was|:))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
+    rf"|matriculation|roll|enrol(?:l)?ment|citizen|voter|personal|reference|booking|ticket|order|tracking"
+    rf"|confirmation|reservation)\s*(?:number|no\.?|num|#|id|code|ref(?:erence)?)|\brecord\s+locator|\bpnr)"
+    rf"(?:(?<=#)|(?!\w))(?:\s+(?:is|was|:))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
+
+
+BOOKING_CUE = re.compile(r"(?:booking|confirmation|reservation|record\s+locator|pnr)\b", re.I)
 
 
 # National documents whose name alone says "identifier" (no "number" after it): "PAN: ABCDE1234F",
@@ -501,7 +505,10 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     taken = {(s, e) for s, e, _, _ in out}
     for m in ID_CUED.finditer(text):
         span = (m.start("code"), m.end("code"))
-        if span not in taken and sum(c.isdigit() for c in m.group("code")) >= 4:
+        code = m.group("code")
+        # a booking's record locator is six letters and digits ("QX7P2L"): its cue vouches for it
+        locator = BOOKING_CUE.match(m.group()) and code.isupper() and 5 <= len(code) <= 8
+        if span not in taken and sum(c.isdigit() for c in code) >= (1 if locator else 4):
             out.append((*span, "ID_NUMBER", 0.8))
     return out
 

@@ -153,6 +153,10 @@ def test_sums_and_events_are_no_contact_data():
     assert found(find_streets, "I live at 1969 Moon Landing Rd") == ["1969 Moon Landing Rd"]
     assert found(find_ids, "My driver's license number is LH329609T") == ["LH329609T"]
     assert found(find_ids, "I am the applicant with applicant number 2023-48812.") == ["2023-48812"]
+    # a booking's record locator: six capitals and digits after its cue, not any short code
+    assert found(find_ids, "booking reference QX7P2L, flight tomorrow") == ["QX7P2L"]
+    assert found(find_ids, "my confirmation code is 8XK2PL and pnr: K9TR4E") == ["8XK2PL", "K9TR4E"]
+    assert found(find_ids, "the reservation number is in the email, order number 12") == []
 
 
 @pytest.mark.parametrize("text,value", [
