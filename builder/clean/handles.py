@@ -49,8 +49,10 @@ ACCOUNT = (rf"(?:{OWN_ACCOUNT}|account|profile|page|channel|id|tag|name|acc|acct
 WHOSE = (r"(?:my|his|her|their|our|your|ur|mine|mi|mis|mio|mia|il\s+mio|la\s+mia|meu|minha|o\s+meu|a\s+minha"
          r"|mein|meine|meinen|mon|ma|mes|mijn|mój|moja|moje|mojego|el\s+mío|tu|tus|tuo|tua|teu|tua|dein|deine|ton|ta"
          r"|je|jouw|twój|twoja)(?![\w'’])")
-OWNER = rf"(?:\b{WHOSE}\s+(?:[\w-]+['’]s\s+)?|\b[\w-]+['’]s\s+)"  # "my ", "my bf's ", "Bob's "
-HANDLE = r"(?P<handle>(?:@|u/|\$)?[A-Za-z0-9_]+(?:[.\-][A-Za-z0-9_]+)*(?:#\d{4,5})?)"
+OWNER = rf"(?:\b{WHOSE}\s+(?:[\w-]+['’]s\s+)?|(?<![\w'’-])[\w-]+['’]s\s+)"  # "my ", "my bf's ", "Bob's "
+# Matched once, never shortened by backtracking (a lookahead and a backreference: an atomic group
+# that Python 3.10 reads), so a 4,000-character "a-a-a-…" costs one pass, not one per dash.
+HANDLE = r"(?P<handle>(?=(?P<whole>(?:@|u/|\$)?[A-Za-z0-9_]+(?:[.\-][A-Za-z0-9_]+)*(?:#\d{4,5})?))(?P=whole))"
 AFTER = r"(?![\w@/#$.\-]*[\w@/#$])"  # the handle ends the token (no "x@y.com": e-mails are another finder's)
 # "is" (in the chats' languages) or a colon before the handle; without one, only an @handle
 SAID = r"(?:(?:is|was|es|é|ist|est|c['’]est|è|era|war|heißt|heisst|to|jest)(?![\w'’])|->|→|=|:|-|–|—|'s|’s)"
@@ -132,6 +134,12 @@ CUES: tuple[Cue, ...] = (
         (("I go by night_owl on most forums", "night_owl"), ("ya follow my spotify, im bassline.benny there", "bassline.benny"),
          ("I'm home on Sunday", ""), ("Bewertung der Ergebnisse im Hinblick auf die Fragestellung", "")),
         marked_handles=True),
+    Cue("handle_on_platform", "USERNAME",
+        "a token shaped like a handle right before 'on <platform>' is that account ('add jkow92 on snap')",
+        re.compile(rf"(?<![\w@./-]){HANDLE}{AFTER}\s+(?:on|in|at|no|na|en|auf|sur|op|su)\s+{PLATFORM}", re.I),
+        (("add jkow92 on snap", "jkow92"), ("jess.k.art on insta, come say hi", "jess.k.art"),
+         ("I saw Beyonce on Instagram", ""), ("I saw @NASA on twitter", "")),
+        marked_handles=True),
     Cue("money_app", "USERNAME",
         "a payment app's handle after 'venmo me', 'cashapp' is the payee's account",
         re.compile(rf"\b(?:venmo|cash\s?app|paypal(?:\.me)?)(?:\s+me)?(?:\s+(?:at|to))?\s*[:\-]?\s*"
@@ -164,17 +172,25 @@ CUES: tuple[Cue, ...] = (
          ("I changed my password to something longer", ""))),
     Cue("owned_at_handle", "USERNAME",
         "an @handle in a turn where someone speaks of their own account ('my YouTube channel? It's @x')",
-        re.compile(r"(?<![\w@./])(?P<handle>@[A-Za-z0-9_]+(?:[.\-][A-Za-z0-9_]+)*)(?![\w@])"),
+        re.compile(r"(?<![\w@./])(?P<handle>(?=(?P<at>@[A-Za-z0-9_]+(?:[.\-][A-Za-z0-9_]+)*))(?P=at))(?![\w@])"),
         (("What's a good way to grow my YouTube channel? It's @BakeWithBenji, mostly bread.", "@BakeWithBenji"),
          ("His account is @waffles_the_corgi", "@waffles_the_corgi"), ("I love the new @Nike ads", ""),
          ("follow @nytimes for updates", ""))),
+    Cue("security_answer", "PASSWORD",
+        "the answer to a security question (a maiden name, a first pet) unlocks an account",
+        re.compile(r"\b(?:maiden\s+name|first\s+(?:pet|car|school|teacher)(?:['’]s\s+name)?|name\s+of\s+(?:my|your|the)\s+"
+                   r"first\s+(?:pet|car|school|teacher)|street\s+(?:i|you|we)\s+grew\s+up\s+on|childhood\s+(?:best\s+friend"
+                   r"|nickname|hero)|city\s+(?:i|you)\s+(?:was|were)\s+born\s+in)(?:\s+(?:is|was|:|->|→|=|-)|\s*[:=]|\s*->|\s*→)"
+                   r"\s*[\"'“‘]?(?P<secret>[^\s\"“”‘’<>,;]{2,40})", re.I),
+        (("Security question: first pet -> Biscuit", "Biscuit"), ("my mom's maiden name is Kowalczyk", "Kowalczyk"),
+         ("what is a maiden name?", ""))),
     Cue("wifi_secret", "PASSWORD",
         "what a wifi 'is' when it is shaped like a secret (digits, symbols, mixed case) is its password",
         re.compile(rf"\bwi-?fi(?:\s+(?:network|pw|pass))?{IS}(?P<secret>[^\s\"“”‘’<>]{{6,64}})", re.I),
         (("yeah the apartment wifi is still Waffle$Iron99", "Waffle$Iron99"), ("the wifi is slow today", ""))),
 )
 
-PREFILTER = re.compile(rf"@|\$[A-Za-z]|#\d{{4}}|wi-?fi|\bgo(?:es)?\s+by\b|{PASSWORD_WORD}|{PLATFORM}|{OWN_ACCOUNT}|u/\w", re.I)
+PREFILTER = re.compile(rf"@|\$[A-Za-z]|#\d{{4}}|wi-?fi|\bgo(?:es)?\s+by\b|maiden|first\s+pet|grew\s+up\s+on|{PASSWORD_WORD}|{PLATFORM}|{OWN_ACCOUNT}|u/\w", re.I)
 PLACEHOLDER = re.compile(r"^(?:[*x•.#_\-]+|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\$\w+|your[_\-]?\w*|my[_\-]?\w*|\w*password\w*"
                          r"|example\w*|placeholder|secret|changeme|redacted|hidden|xxx+|none|null|empty|blank)$", re.I)
 TRAILING = ".,;:!?)]}\"'”’…-"
@@ -221,6 +237,7 @@ def find_handles(text: str) -> list[tuple[int, int, str, float, str]]:
             continue  # "@startuml", "@Override" on a line of a pasted program are its directives
         if cue.name == "owned_at_handle" and not (OWNED_TURN_RE.search(text) and not code_ranges(text)):
             continue
+        owned_turn = None
         group = "secret" if cue.entity == "PASSWORD" else "handle"
         for m in cue.pattern.finditer(text):
             start, end = m.span(group)
@@ -233,6 +250,10 @@ def find_handles(text: str) -> list[tuple[int, int, str, float, str]]:
                 continue
             if group == "handle" and not cue.weak_handles and not handle_shaped(value, cue.marked_handles):
                 continue  # "Snapchat is poison": a plain word counts only after "my username is"
+            if cue.name == "handle_on_platform" and value.startswith("@"):
+                owned_turn = bool(OWNED_TURN_RE.search(text)) if owned_turn is None else owned_turn
+                if not owned_turn:
+                    continue  # "I saw @NASA on twitter": an @handle there is anyone's, unless it is somebody's own
             said = m.groupdict().get("said")
             if group == "secret" and cue.name == "password" and not said and not any(c.isdigit() for c in value):
                 continue  # "password manager", "**Password Handling**": without "is" or ":" a secret has digits
