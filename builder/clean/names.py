@@ -208,7 +208,9 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
         if label not in NER_LABELS_IN_CONTEXT:
             continue  # a date, a number, a language: never a name
         start = after_lead_words(text, start, end)  # "I'm Kenji", "Hey Ana": NER took the speaker's words
-        if " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
+        if GIVEN_NAME_AN.search(text[max(0, start - 4):start]) and CONSONANT_WORD.match(text, start):
+            start -= 3  # "An Nguyen": "an" before a consonant is no article, "An" a given name
+        elif " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
             continue  # "I need a Taylor to fix my suit": a name takes no "a"; a noun does
         if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
                 or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
@@ -307,6 +309,8 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
 
 
 INDEFINITE_BEFORE = re.compile(r"(?:^|\s)(?:a|an)\s+$", re.I)
+GIVEN_NAME_AN = re.compile(r"(?:^|\s)An $")  # English writes "a" before a consonant: "An Nguyen" is a name
+CONSONANT_WORD = re.compile(r"[B-DF-GJ-NP-TV-Z][a-z]")  # not "An Honest", "An FBI agent"
 CITATION = re.compile(r"^,?\s+et\s+al\b")  # "(Qiu et al., 2021)": authors of a public paper
 REGNAL_AFTER = re.compile(r"^\s+(?:[IVX]{1,5}\b|the\s+(?:great|elder|younger)\b)")  # "Gustav III": a monarch
 BIBLE_REF = re.compile(r"^\s+\d{1,3}:\d{1,3}")  # "Matthew 4:1-11": a book of the Bible

@@ -196,3 +196,15 @@ def test_a_name_span_never_starts_with_the_speakers_own_words(text, name):
     (scan,) = PiiDetector(CleanConfig()).scan([text])
     persons = [text[s["start"]:s["end"]] for s in scan.spans if s["entity"] == "PERSON"]
     assert persons == [name]  # and "The Dark Knight", a title, is no person
+
+
+@pytest.mark.parametrize("text,names", [
+    ("An Nguyen is my coworker and she is great", ["An Nguyen"]),   # "an" before a consonant is no article
+    ("a Taylor fixed my suit", []),                                  # "a" before a name-shaped noun is one
+])
+def test_an_before_a_consonant_is_a_given_name(text, names):
+    from builder.clean.config import CleanConfig
+    from builder.clean.pii import PiiDetector
+
+    (scan,) = PiiDetector(CleanConfig()).scan([text])
+    assert [text[s["start"]:s["end"]] for s in scan.spans if s["entity"] == "PERSON"] == names
