@@ -66,3 +66,16 @@ def test_a_host_that_is_one_persons_account_is_redacted_whole(url, personal):
     from builder.clean.precision import judge_span
 
     assert (judge_span("URL", url, 0.9, 0.5) is None) is personal
+
+
+def test_surrogate_handles_keep_their_marker_and_tag(tmp_path):
+    rows = [dialogue([("user", "follow me on insta @spencer.ch"), ("assistant", "ok"),
+                      ("user", "and on discord: nightowl#4821, the wifi password is BlueMoose2291"),
+                      ("assistant", "noted")])]
+    make_stage_folder(tmp_path / "in", rows)
+    result = CliRunner().invoke(main, ["clean", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "--no-toxicity",
+                                       "--action", "surrogate"])
+    assert result.exit_code == 0, result.output
+    turns = [t["text"] for t in pl.read_parquet(tmp_path / "out" / "part-00000.parquet").to_dicts()[0]["turns"]]
+    assert re.fullmatch(r"follow me on insta @[a-z]+_\d+", turns[0]), turns[0]
+    assert re.fullmatch(r"and on discord: [a-z]+_\d+#\d{4}, the wifi password is <PASSWORD>", turns[2]), turns[2]
