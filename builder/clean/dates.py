@@ -11,7 +11,9 @@ import re
 MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 DAY = r"(?:[0-3]?\d)(?:st|nd|rd|th)?"
-DATE = (rf"(?:{DAY}\s+(?:of\s+)?{MONTHS},?(?:\s+\d{{4}})?|{MONTHS}\s+{DAY}(?:,?\s+\d{{4}})?"
+# a year after a written month: four digits, "'99", or two digits that end the sentence ("3 march 99")
+YEAR = r"(?:\d{4}|['’]\d{2}|\d{2}(?=\s*(?:$|[.,;!?)\n]|(?:lol|haha|so|and|but|btw)\b)))"
+DATE = (rf"(?:{DAY}\s+(?:of\s+)?{MONTHS},?(?:\s+{YEAR})?|{MONTHS}\s+{DAY}(?:,?\s+{YEAR})?"
         rf"|\d{{1,2}}[-/ ]{MONTHS}[-/ ](?:\d{{4}}|\d{{2}})"  # 17-Oct-1971 (forms, passports)
         r"|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}[./-]\d{1,2}[./-]\d{1,2}|\d{4}年\d{1,2}月\d{1,2}日"
         r"|(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))")  # 19960312 (a form's compact date)

@@ -190,6 +190,9 @@ def test_addresses(text, found):
     ("my grandma was born 03/04/1915 in Leeds", ["03/04/1915"]), ("my dob is 03/04/1913", ["03/04/1913"]),
     ("He was born 1 May 1900.", []), ("My favourite composer was born on 27 January 1756", []),
     ("I read that Mozart was born on 27 January 1756", []),
+    # a two-digit year after a written month: with its apostrophe, or ending the sentence
+    ("my dob is 3 march 99", ["3 march 99"]), ("born march 3 '99 lol", ["march 3 '99"]),
+    ("my birthday is march 3 20 people came", ["march 3"]),
 ])
 def test_birth_dates(text, found):
     assert values(find_birth_dates, text) == found
