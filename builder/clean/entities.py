@@ -28,9 +28,9 @@ class Entity:
 
 ENTITIES: dict[str, Entity] = {e.name: e for e in (
     Entity("PERSON", "names.py (NER + context), cued_names", threshold=0.8, surrogate="person"),
-    Entity("EMAIL_ADDRESS", "presidio EmailRecognizer (offline)", structured=True, model_made=True, surrogate="email",
+    Entity("EMAIL_ADDRESS", "presidio EmailRecognizer (offline), spelled.find_spelled", structured=True, model_made=True, surrogate="email",
            match_as_written=True),
-    Entity("PHONE_NUMBER", "numbers.find_phones", min_digits=6, structured=True, model_made=True, surrogate="phone",
+    Entity("PHONE_NUMBER", "numbers.find_phones, spelled.find_spelled", min_digits=6, structured=True, model_made=True, surrogate="phone",
            threshold=0.4),
     Entity("CREDIT_CARD", "numbers.find_cards", min_digits=3, structured=True, model_made=True, surrogate="digits"),
     Entity("IBAN_CODE", "presidio IbanRecognizer", min_digits=8, structured=True, model_made=True, surrogate="iban"),

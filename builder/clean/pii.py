@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from builder.clean.asked import VALUE_CHARS, answered, value_starts
 from builder.clean.entities import ENTITIES, STRUCTURED
 from builder.clean.handles import PREFILTER as ACCOUNT_WORDS
+from builder.clean.spelled import may_hold
 from builder.clean.precision import judge_span, private_ip
 from builder.traits.code import code_ranges, in_ranges, record_lines_out
 from builder.clean.names import after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_name
@@ -74,7 +75,8 @@ def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
     out = set()
     for entity in entities:
         need = ENTITIES[entity].min_digits if entity in ENTITIES else 0
-        if digits < need or (entity == "EMAIL_ADDRESS" and "@" not in text) or (
+        spelled = entity in ("EMAIL_ADDRESS", "PHONE_NUMBER") and may_hold(text)  # "jess dot k at gmail dot com"
+        if (digits < need and not spelled) or (entity == "EMAIL_ADDRESS" and "@" not in text and not spelled) or (
                 entity == "URL" and not HOST_DOT.search(text)) or (
                 entity in ("USERNAME", "PASSWORD") and not ACCOUNT_WORDS.search(text)):
             continue

@@ -22,6 +22,7 @@ from typing import Callable
 from builder.clean.addresses import find_non_latin_addresses, find_streets, organisation_before
 from builder.clean.dates import find_birth_dates
 from builder.clean.handles import find_handles
+from builder.clean.spelled import find_spelled
 from builder.clean.names import address_block_names, cued_names, english_names
 from builder.clean.records import record_fields
 from builder.clean.numbers import (address_block_codes, codes_before_places, find_cards, find_identifiers, find_ids, find_phones,
@@ -67,6 +68,8 @@ def _presidio(recognizer, entity: str) -> Callable[[str, list], list]:
     flags = regex.DOTALL | regex.MULTILINE | regex.IGNORECASE  # what AnalyzerEngine passes them
 
     def find(text: str, _ents) -> list:
+        if entity == "EMAIL_ADDRESS" and "@" not in text:
+            return []  # a spelled one ("at", "dot") is spelled.py's
         if entity == "IBAN_CODE" and len(text.upper()) == len(text):
             text = text.upper()  # its checksum validation only reads capitals ("my iban is gb50mvfc...")
         if entity == "URL":
@@ -131,6 +134,7 @@ def build_finders(entities: tuple[str, ...]) -> list[Finder]:
         ("IdentifierShapes", ("ID_NUMBER",), False, lambda t, _: find_identifiers(t)),
         ("BirthDates", ("DATE_OF_BIRTH",), False, lambda t, _: find_birth_dates(t)),
         ("AccountsAndSecrets", ("USERNAME", "PASSWORD"), False, lambda t, _: find_handles(t)),
+        ("SpelledContacts", ("EMAIL_ADDRESS", "PHONE_NUMBER"), False, lambda t, _: find_spelled(t)),
         ("SignaturesAndIntroductions", ("PERSON",), False, lambda t, _: cued_names(t)),
         ("RecordLines", ("PERSON", "DATE_OF_BIRTH"), False, lambda t, _: record_fields(t)),
         ("EnglishNames", ("PERSON",), True, english_names),
