@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from builder.clean.asked import VALUE_CHARS, answered, value_starts
 from builder.clean.entities import ENTITIES, STRUCTURED
-from builder.clean.handles import PREFILTER as ACCOUNT_WORDS
+from builder.clean.handles import may_hold as may_hold_account
 from builder.clean.spelled import may_hold
 from builder.clean.precision import judge_span, private_ip
 from builder.traits.code import code_ranges, in_ranges, record_lines_out
@@ -78,7 +78,7 @@ def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
         spelled = entity in ("EMAIL_ADDRESS", "PHONE_NUMBER") and may_hold(text)  # "jess dot k at gmail dot com"
         if (digits < need and not spelled) or (entity == "EMAIL_ADDRESS" and "@" not in text and not spelled) or (
                 entity == "URL" and not HOST_DOT.search(text)) or (
-                entity in ("USERNAME", "PASSWORD") and not ACCOUNT_WORDS.search(text)):
+                entity in ("USERNAME", "PASSWORD") and not may_hold_account(text)):
             continue
         out.add(entity)
     return out

@@ -15,6 +15,7 @@ person reads it at once, so it is as personal as the plain one.
 
 from __future__ import annotations
 
+import functools
 import re
 
 TLD = (r"(?:com|net|org|edu|gov|io|co|me|info|biz|us|uk|ca|au|de|fr|es|it|nl|pl|br|in|ru|jp|mx|ch|se|no|dk|fi|be"
@@ -39,6 +40,7 @@ HINT = re.compile(rf"[\[({{<]\s*(?:at|dot)\s*[\])}}>]|\sdot\s|\b(?:{_DIGIT_WORD}
                   r"|\bat\s+(?:g-?mail|yahoo|hotmail|outlook|icloud|aol|proton)", re.I)
 
 
+@functools.lru_cache(maxsize=256)  # asked for the e-mail and the phone gate, then by find_spelled
 def may_hold(text: str) -> bool:
     """A cheap test: ``text`` may hold a spelled e-mail or phone number."""
     return HINT.search(text) is not None
