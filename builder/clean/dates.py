@@ -10,7 +10,10 @@ import re
 
 MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-DAY = r"(?:[0-3]?\d)(?:st|nd|rd|th)?"
+ORDINAL_WORD = (r"(?:(?:twenty|thirty)[\s-]?)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
+                r"|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth"
+                r"|twentieth|thirtieth")
+DAY = rf"(?:(?:[0-3]?\d)(?:st|nd|rd|th)?|{ORDINAL_WORD})"
 # a year after a written month: four digits, "'99", or two digits that end the sentence ("3 march 99")
 YEAR = r"(?:\d{4}|['’]\d{2}|\d{2}(?=\s*(?:$|[.,;!?)\n]|(?:lol|haha|so|and|but|btw)\b)))"
 DATE = (rf"(?:{DAY}\s+(?:of\s+)?{MONTHS},?(?:\s+{YEAR})?|{MONTHS}\s+{DAY}(?:,?\s+{YEAR})?"

@@ -193,6 +193,8 @@ def test_addresses(text, found):
     # a two-digit year after a written month: with its apostrophe, or ending the sentence
     ("my dob is 3 march 99", ["3 march 99"]), ("born march 3 '99 lol", ["march 3 '99"]),
     ("my birthday is march 3 20 people came", ["march 3"]),
+    ("I was born on the fourth of July 1998 lol", ["fourth of July 1998"]),   # a day in words
+    ("my bday is march twenty-first", ["march twenty-first"]),
 ])
 def test_birth_dates(text, found):
     assert values(find_birth_dates, text) == found
