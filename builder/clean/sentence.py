@@ -71,9 +71,17 @@ def in_request(text: str, start: int, end: int) -> bool:
     return _request(text[left:right])
 
 
-def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]] = ()) -> bool:
+# Between two people chatting, "you" is the other one: "Ashley and Michael are coming to dinner
+# sat, u should come" is their world. ("you know", "you see" are fillers.)
+SECOND_PERSON = re.compile(r"(?<![\w'’])(?:you|u|ya|ur|your|you're|youre|y'all|yall)(?![\w'’])(?!\s+(?:know|see)\b)",
+                           re.I)
+
+
+def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]] = (),
+              second_person: bool = False) -> bool:
     """True when the sentence around ``text[start:end]`` is the user speaking of their own world
-    (first person, or a structured value beside it) and is no story, worksheet or riddle itself."""
+    (first person, or a structured value beside it; with ``second_person``, in a chat between two
+    people, addressing the other) and is no story, worksheet or riddle itself."""
     left, right = bounds(text, start, end)
     sentence = text[left:right]
     if _request(sentence):
@@ -81,4 +89,5 @@ def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]]
     if QUOTED.search(sentence[:start - left]) and QUOTED.search(sentence[end - left:]):
         return False
     rest = sentence[:start - left] + " Someone " + sentence[end - left:]  # the name itself is no pronoun ("Im Ho")
-    return first_person(rest) or any(left <= s < right and not (s < end and start < e) for s, e in structured)
+    return (first_person(rest) or (second_person and SECOND_PERSON.search(rest) is not None)
+            or any(left <= s < right and not (s < end and start < e) for s, e in structured))

@@ -178,10 +178,12 @@ def public_parts(ctx: Context) -> list[TurnScan]:
 # -- whose names they are: the dialogue's traits --------------------------------------------------
 
 
-def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
+def own_world(ctx: Context, i: int, text: str, span: dict, addressed: bool = True) -> bool:
     """The span is in a user turn the user typed (no long paste), in a sentence where they speak
     of their own world (builder/clean/sentence.py), and it names no character the dialogue's
-    story sets up or tells: no trait of the turn makes it a character or a public name."""
+    story sets up or tells: no trait of the turn makes it a character or a public name. In a chat
+    between two people a sentence addressing the other counts too (``addressed``), except for
+    public life: "did you see Tom Brady last night" asks about a star."""
     words = text[span["start"]:span["end"]].split()
     if span.get("private_context") is not None and ctx.turns[i]["role"] != "user":
         return True  # the second side of a person-to-person chat, read by the person-context model as private
@@ -198,7 +200,7 @@ def own_world(ctx: Context, i: int, text: str, span: dict) -> bool:
             return False
         return not set(words) & _characters(ctx)
     structured = [(s["start"], s["end"]) for s in ctx.scans[i].spans if s["entity"] in STRUCTURED]
-    if not sentence.own_world(text, span["start"], span["end"], structured):
+    if not sentence.own_world(text, span["start"], span["end"], structured, second_person=addressed and ctx.traits.has("peer_chat")):
         return False
     if span.get("basis") in WEAK and LOCATIVE_BEFORE.search(text[max(0, span["start"] - 14):span["start"]]):
         return False  # "my trip to the Great Wall at Mutianyu": NER's PERSON after "at" is a place
@@ -302,7 +304,7 @@ def public_life_names(ctx: Context) -> list[TurnScan]:
     """A chat about professional sport or show business: its people are players, coaches and
     stars; a self-introduction or a relation still counts."""
     return _filter(ctx, lambda i, text, s: _person(s) and s.get("basis") not in OWN_NAME_BASES
-                   and not own_world(ctx, i, text, s))
+                   and not own_world(ctx, i, text, s, addressed=False))
 
 
 def pasted_names(ctx: Context) -> list[TurnScan]:

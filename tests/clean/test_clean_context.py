@@ -17,6 +17,16 @@ from builder.traits import fiction
 pytestmark = pytest.mark.models
 
 
+@pytest.mark.parametrize("text, name, peer, expected", [
+    ("Ashley and Michael are coming to dinner sat, u should come", "Ashley", True, True),
+    ("Ashley and Michael are coming to dinner sat, u should come", "Ashley", False, False),  # a user to a model
+    ("you know, Harry fights Voldemort in the end", "Harry", True, False),                  # a filler "you know"
+])
+def test_between_two_people_a_sentence_to_the_other_is_their_world(text, name, peer, expected):
+    start = text.index(name)
+    assert sentence.own_world(text, start, start + len(name), second_person=peer) is expected
+
+
 @pytest.mark.parametrize("text, name, expected", sentence.EXAMPLES)
 def test_sentence_examples(text, name, expected):
     start = text.index(name)
