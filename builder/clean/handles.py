@@ -139,7 +139,7 @@ CUES: tuple[Cue, ...] = (
         "a token shaped like a handle right before 'on <platform>' is that account ('add jkow92 on snap')",
         re.compile(rf"(?<![\w@./-]){HANDLE}{AFTER}\s+(?:on|in|at|no|na|en|auf|sur|op|su)\s+{PLATFORM}", re.I),
         (("add jkow92 on snap", "jkow92"), ("jess.k.art on insta, come say hi", "jess.k.art"),
-         ("I saw Beyonce on Instagram", ""), ("I saw @NASA on twitter", "")),
+         ("I saw Beyonce on Instagram", ""), ("I saw @NASA on twitter", ""), ("I slid in to her DMs on instagram", "")),
         marked_handles=True),
     Cue("money_app", "USERNAME",
         "a payment app's handle after 'venmo me', 'cashapp' is the payee's account",
@@ -244,8 +244,8 @@ def handle_shaped(value: str, marked: bool = False) -> bool:
 
     bare = value.lstrip("@$").removeprefix("u/")
     if bare != value or any(c.isdigit() or c in "_.-#" for c in bare) or (
-            any(c.isupper() for c in bare[1:]) and not bare.isupper()):
-        return True
+            any(c.isupper() for c in bare[1:]) and not bare.isupper() and not re.fullmatch(r"[A-Z]+s", bare)):
+        return True  # (an acronym's plural, "DMs", "IDs", has no inner capital of a handle)
     return not marked and not is_english_word(bare)
 
 
