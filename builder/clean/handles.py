@@ -244,13 +244,21 @@ def _a_word_about_it(token: str) -> bool:
     return is_english_word(bare) and not at_most_a_noun(bare)
 
 
+HANDLE_MARKERS = ("@", "$", "u/")  # what a platform writes before a handle (surrogates keep it)
+
+
+def bare_handle(value: str) -> str:
+    """The handle without its marker: "@jess.k" -> "jess.k", "u/x" -> "x", "$cash" -> "cash"."""
+    return value.lstrip("@$").removeprefix("u/")
+
+
 def handle_shaped(value: str, marked: bool = False) -> bool:
     """A token no one would write as a plain word: a marker (@, $, u/), a digit, ``_ . - #``, a
     capital inside ("BakeWithBenji"), or (unless ``marked``) no English word at all ("ghostlyfern";
     German "im Hinblick" shows why "I'm x on" asks for a marked one)."""
     from builder.clean.truecase import is_english_word
 
-    bare = value.lstrip("@$").removeprefix("u/")
+    bare = bare_handle(value)
     if bare != value or any(c.isdigit() or c in "_.-#" for c in bare) or (
             any(c.isupper() for c in bare[1:]) and not bare.isupper() and not re.fullmatch(r"[A-Z]+s", bare)):
         return True  # (an acronym's plural, "DMs", "IDs", has no inner capital of a handle)
@@ -263,28 +271,27 @@ def find_handles(text: str) -> list[tuple[int, int, str, float, str]]:
     if not may_hold(text):
         return []
     out: list[tuple[int, int, str, float, str]] = []
+    in_code = bool(code_ranges(text))
+    owned_turn = OWNED_TURN_RE.search(text) is not None  # someone speaks of their own account here
     for cue in CUES:
-        if cue.name == "handle_alone" and code_ranges(text):
+        if cue.name == "handle_alone" and in_code:
             continue  # "@startuml", "@Override" on a line of a pasted program are its directives
-        if cue.name == "owned_at_handle" and not (OWNED_TURN_RE.search(text) and not code_ranges(text)):
+        if cue.name == "owned_at_handle" and not (owned_turn and not in_code):
             continue
-        owned_turn = None
         group = "secret" if cue.entity == "PASSWORD" else "handle"
         for m in cue.pattern.finditer(text):
             start, end = m.span(group)
             value = text[start:end].rstrip(TRAILING) if group == "secret" else text[start:end].rstrip(".-")
             end = start + len(value)
-            bare = value.lstrip("@$").removeprefix("u/")
+            bare = bare_handle(value)
             if len(value) > 40 or len(bare) < 3 or _a_word_about_it(bare):
                 continue
             if PLACEHOLDER.match(bare if group == "handle" else value):
                 continue
             if group == "handle" and not cue.weak_handles and not handle_shaped(value, cue.marked_handles):
                 continue  # "Snapchat is poison": a plain word counts only after "my username is"
-            if cue.name == "handle_on_platform" and value.startswith("@"):
-                owned_turn = bool(OWNED_TURN_RE.search(text)) if owned_turn is None else owned_turn
-                if not owned_turn:
-                    continue  # "I saw @NASA on twitter": an @handle there is anyone's, unless it is somebody's own
+            if cue.name == "handle_on_platform" and value.startswith("@") and not owned_turn:
+                continue  # "I saw @NASA on twitter": an @handle there is anyone's, unless it is somebody's own
             said = m.groupdict().get("said")
             if group == "secret" and cue.name == "password" and not said and not any(c.isdigit() for c in value):
                 continue  # "password manager", "**Password Handling**": without "is" or ":" a secret has digits

@@ -13,6 +13,7 @@ import os
 import random
 import re
 
+from builder.clean.handles import HANDLE_MARKERS
 from builder.errors import ConfigError
 
 FIRST_NAMES = (
@@ -159,6 +160,6 @@ def apply_spans(text: str, spans: list[dict], redactor: Redactor) -> tuple[str, 
 
 def _handle_like(value: str, rng) -> str:
     """A fake account handle with the real one's marker ("@", "$", "u/") and Discord tag, if any."""
-    prefix = next((p for p in ("@", "$", "u/") if value.startswith(p)), "")
+    prefix = next((p for p in HANDLE_MARKERS if value.startswith(p)), "")
     tag = f"#{rng.randrange(1000, 10000)}" if re.search(r"#\d{4,5}$", value) else ""
     return f"{prefix}{rng.choice(FIRST_NAMES).lower()}_{rng.randrange(10, 1000)}{tag}"
