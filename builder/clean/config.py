@@ -32,6 +32,7 @@ class CleanConfig:
     entity_actions: tuple[tuple[str, str], ...] = ()
     model_names_public: bool = True  # a PERSON or value only a model turn mentions is public or its example
     person_context: bool = True  # the learned person-context model (classifiers/person_context): second side's names, unfound words
+    number_context: bool = True  # the learned number-context model (classifiers/number_context): numbers no finder found
     max_redacted_share: float = 0.5
     coherence_min_spans: int = 3  # and at least this many replacements in the turn (redact.replaced_share)
     coherence: str = "drop"
@@ -80,6 +81,13 @@ class CleanConfig:
     def judges_person_context(self) -> bool:
         """The person-context model runs: PII on, PERSON among the entities, not turned off."""
         return self.pii and self.person_context and "PERSON" in self.entities
+
+    @property
+    def judges_number_context(self) -> bool:
+        """The number-context model runs: PII on, one of its kinds among the entities, not turned off."""
+        from builder.clean.context_numbers import ENTITY
+
+        return self.pii and self.number_context and any(e in self.entities for e in ENTITY.values())
 
     def threshold(self, entity: str) -> float:
         return dict(self.thresholds).get(entity, DEFAULT_THRESHOLD)

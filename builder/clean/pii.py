@@ -125,6 +125,10 @@ class PiiDetector:
             from classifiers.person_context.model import load as load_person_context
 
             load_person_context()
+        if self.config.judges_number_context:
+            from classifiers.number_context.model import load as load_number_context
+
+            load_number_context()
         if self.config.public_figures:
             from builder.clean.gazetteer import load
             from builder.clean.precision import use_public_figures
@@ -142,6 +146,10 @@ class PiiDetector:
             from classifiers.person_context.model import weights_sha256
 
             out["person_context_sha256"] = weights_sha256()
+        if self.config.judges_number_context:
+            from classifiers.number_context.model import weights_sha256 as number_sha256
+
+            out["number_context_sha256"] = number_sha256()
         return out
 
     def scan(self, texts: list[str], english: list[bool] | None = None,

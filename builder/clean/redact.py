@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from builder.clean import policy
 from builder.clean.context_names import add_unfound_names
+from builder.clean.context_numbers import add_unfound_numbers
 from builder.clean.names import PARTICLES, lower_case_first_name
 from builder.clean.pii import PLAIN, TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, is_public
@@ -36,7 +37,7 @@ class Redaction:
     shares: dict[int, float] = field(default_factory=dict)
     evidence: list[dict] = field(default_factory=list)  # the spans that made turns go (original offsets)
     suppressed: list[dict] = field(default_factory=list)  # found, then kept by a named rule (suppressed_by)
-    by_model: dict[str, int] = field(default_factory=dict)  # values redacted on the person-context model's reading
+    by_model: dict[str, int] = field(default_factory=dict)  # values redacted on a context model's reading
 
 
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"“(]\s*)$")
@@ -133,6 +134,8 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     traits = traits if traits is not None else tag(turns)
     if config.judges_person_context:
         scans = add_unfound_names(turns, texts, scans, traits, config.chunk_chars)
+    if config.judges_number_context:
+        scans = add_unfound_numbers(turns, texts, scans, traits, config.entities, config.chunk_chars)
     ctx = Context(turns, texts, scans, traits, config)
     suppressed = [{**sp, "turn": i} for i, scan in enumerate(scans) for sp in scan.suppressed]
     suppressed += policy.apply(ctx)
@@ -173,15 +176,17 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
 
 
 def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
-    """How many spans the policy kept stand on the person-context model's reading: a found name on
-    the second side of a person-to-person chat (``person_context_found``) or a word no finder found
-    (``person_context_unfound``, basis ``context``)."""
+    """How many spans the policy kept stand on a context model's reading: a found name on the second
+    side of a person-to-person chat (``person_context_found``), a word no finder found
+    (``person_context_unfound``, basis ``context``), a number no finder found (``number_context``)."""
     out: dict[str, int] = {}
     for scan in scans:
         for s in scan.spans:
             if s.get("private_context") is not None:
                 key = "person_context_unfound" if s.get("basis") == "context" else "person_context_found"
                 out[key] = out.get(key, 0) + 1
+            elif s.get("number_context") is not None:
+                out["number_context"] = out.get("number_context", 0) + 1
     return out
 
 

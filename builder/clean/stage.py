@@ -36,12 +36,17 @@ class CleanStage:
     name = "clean"
     @property
     def version(self) -> str:
-        """"1", and the person-context weights' hash when the model judges names: new weights rerun the stage."""
+        """"1", and the hash of each context model's weights that judges (names, numbers): new weights rerun the stage."""
+        out = "1"
         if self.config.judges_person_context:
             from classifiers.person_context.model import weights_sha256
 
-            return f"1+person_context.{weights_sha256()[:16]}"
-        return "1"
+            out += f"+person_context.{weights_sha256()[:16]}"
+        if self.config.judges_number_context:
+            from classifiers.number_context.model import weights_sha256 as number_sha256
+
+            out += f"+number_context.{number_sha256()[:16]}"
+        return out
     reads = ("dialogue_id", "turns", "language")
     writes = ("turns", "pii", "toxicity", "language", "traits")
 

@@ -49,7 +49,7 @@ def test_clean_redacts_the_names_the_model_reads_as_private_and_the_switch_turns
     assert manifests["on"]["redacted_by_model"] == {"person_context_unfound": 2}
     assert manifests["off"]["redacted_by_model"] == {}
     report = CliRunner().invoke(main, ["clean", "-o", str(tmp_path / "on"), "--report"])
-    assert "redacted on the person-context model's reading" in report.output and "person_context_unfound 2" in report.output
+    assert "redacted on a context model's reading" in report.output and "person_context_unfound 2" in report.output
 
 
 @pytest.mark.parametrize("text, name", [
@@ -110,10 +110,14 @@ def test_without_pii_or_without_person_the_model_is_never_loaded(monkeypatch):
 def test_new_weights_rerun_the_stage():
     from builder.clean.config import CleanConfig
     from builder.clean.stage import CleanStage
+    from classifiers.number_context.model import weights_sha256 as number_sha256
     from classifiers.person_context.model import weights_sha256
 
-    assert CleanStage(CleanConfig()).version == f"1+person_context.{weights_sha256()[:16]}"
-    assert CleanStage(CleanConfig(person_context=False)).version == "1"
+    person, number = f"person_context.{weights_sha256()[:16]}", f"number_context.{number_sha256()[:16]}"
+    assert CleanStage(CleanConfig()).version == f"1+{person}+{number}"
+    assert CleanStage(CleanConfig(person_context=False)).version == f"1+{number}"
+    assert CleanStage(CleanConfig(person_context=False, number_context=False)).version == "1"
+    assert CleanStage(CleanConfig(entities=("PERSON",))).version == f"1+{person}"  # no number entity: no number model
 
 
 @pytest.mark.models

@@ -1,0 +1,165 @@
+"""What the number-context model reads about one run of digits: its shape and the words around it.
+
+A number's digits say little about whose it is ("30309" is a ZIP, a price, a count of steps);
+the words around it say a lot ("we're in 30309", "it's 4417 2231 9902 1186 exp 09/27", "my nhs
+one is 485 777 3456" against "scored 30309 points", "the 4417 model"). So the features are the
+number's shape (how many digits, their groups and separators, letters in it, a leading zero, a
+Luhn check digit, a year's look, the character before and after it), the words before and after
+it (by position and as a bag), a few sentence cues (first/second person, a question), and the
+word vectors of ``en_core_web_md`` (already loaded by clean's NER) of the three words on each
+side, so "postcode" carries over from "zip" and "policy" from "member". The digits themselves
+are never features, so no value is learnt by heart.
+
+Sparse features are hashed with CRC32 into ``DIMS`` buckets (stable across processes).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import zlib
+
+import numpy as np
+
+DIMS = 1 << 14
+WINDOW = 4  # words each side in the positional window
+BAG = 8  # words each side in the bag
+VECTOR_WORDS = 3  # words each side whose word vectors are averaged
+MIN_DIGITS = 3  # a run with fewer digits is no candidate ("zip is 880" holds three) ...
+MIN_DIGITS_WITH_LETTERS = 2  # ... unless letters make up the rest of it ("LS6 2QT")
+MAX_GROUPS = 8  # a longer run of groups is a list of numbers, not one value
+CLASSES = ("none", "ZIP", "CARD", "ID", "PHONE")
+
+# A token that holds a digit: up to four letters before it ("A448812", "LS6", "SW1A", "KA01AB1234"),
+# or an area code in brackets; tokens joined by one separator make one candidate ("4417 2231 9902
+# 1186", "0161 496 0000", "123-45-6789", "LS6 2QT", "(312) 555-0187").
+_TOKEN = r"(?:\+?\(\d{1,5}\)|\+?[A-Za-z]{0,4}-?\d[A-Za-z\d]*)"
+# A dash and up to three capitals may end one ("32.447.891-X", "FG-207-KL", "8827-PX").
+CANDIDATE = re.compile(rf"(?<![\w@$€£¥%,./:#*-]){_TOKEN}(?:(?:[ \-./]|\s-\s|\)\s?){_TOKEN})*(?:-[A-Z]{{1,3}})?"
+                       r"(?![\w@]|[.,:]\d|-\w)")
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|[^\w\s]", re.UNICODE)
+FIRST = frozenset("i me my mine myself we us our ours im i'm i’m ive i've i’ve id i'd i’d ill i'll i’ll we're we’re "
+                  "we've we’ve we'll we’ll".split())
+SECOND = frozenset("you your yours u ur youre you're you’re".split())
+
+
+def candidates(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each run of digit tokens with at least ``MIN_DIGITS`` digits."""
+    out = []
+    for m in CANDIDATE.finditer(text):
+        value = m.group()
+        digits, letters = sum(c.isdigit() for c in value), sum(c.isalpha() for c in value)
+        if digits < MIN_DIGITS and not (digits >= MIN_DIGITS_WITH_LETTERS and letters >= 2):
+            continue
+        if len(re.findall(r"[A-Za-z\d]+", value)) > MAX_GROUPS:
+            continue
+        out.append((m.start(), m.end()))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _words(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple((m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text))
+
+
+def _bucket(feature: str) -> int:
+    return zlib.crc32(feature.encode("utf-8", "surrogatepass")) % DIMS
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for k, c in enumerate(reversed(digits)):
+        d = int(c)
+        if k % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def shape(value: str, before: str, after: str) -> list[str]:
+    """The number's own shape, never its digits."""
+    digits = re.sub(r"\D", "", value)
+    groups = re.findall(r"[A-Za-z\d]+", value)
+    lens = "-".join(str(min(len(g), 9)) for g in groups)
+    seps = sorted(set(re.findall(r"[^A-Za-z\d]", value)) - {"+"})
+    n = len(digits)
+    out = [f"digits={min(n, 20)}", f"digits_band={'3' if n == 3 else '4' if n == 4 else '5' if n == 5 else '6-8' if n <= 8 else '9-11' if n <= 11 else '12-19' if n <= 19 else '20+'}",
+           f"groups={min(len(groups), 6)}", f"lens={lens}", *(f"sep={s!r}" for s in seps)]
+    letters = sum(c.isalpha() for c in value)
+    if letters:
+        out += ["letters", f"letters={'prefix' if value[0].isalpha() or value[:2].lstrip('+')[:1].isalpha() else 'inside'}",
+                f"letter_case={'upper' if value.upper() == value else 'lower' if value.lower() == value else 'mixed'}"]
+    if digits.startswith("0"):
+        out.append("leading_zero")
+    if value.startswith("+"):
+        out.append("plus")
+    if "(" in value:
+        out.append("bracket_area")
+    if 12 <= n <= 19 and luhn_ok(digits):
+        out.append("luhn")
+    if n == 4 and not letters and re.fullmatch(r"1[5-9]\d\d|20[0-4]\d", digits):
+        out.append("year_like")
+    if len(set(digits)) <= 2:
+        out.append("few_distinct")
+    b, a = before[-1:] or "^", after[:1] or "$"
+    out += [f"before_char={b if not b.isalnum() else 'w'}", f"after_char={a if not a.isalnum() else 'w'}"]
+    if re.search(r"[$€£¥]\s*$", before) or re.match(r"\s*(?:%|percent|dollars?|euros?|bucks|usd|eur|gbp|k\b)", after, re.I):
+        out.append("money_or_percent")
+    return out
+
+
+def sparse(text: str, start: int, end: int) -> list[str]:
+    """The named features of the candidate ``text[start:end]``."""
+    words = _words(text)
+    left = [w for s, e, w in words if e <= start][::-1]  # nearest first
+    right = [w for s, e, w in words if s >= end]
+    out = shape(text[start:end], text[max(0, start - 12):start], text[end:end + 12])
+    for k, w in enumerate(left[:WINDOW]):
+        out += [f"L{k + 1}={w}"]
+    for k, w in enumerate(right[:WINDOW]):
+        out += [f"R{k + 1}={w}"]
+    out += [f"L={w}" for w in set(left[:BAG])] + [f"R={w}" for w in set(right[:BAG])]
+    if len(left) >= 2:
+        out.append(f"L12={left[1]}_{left[0]}")
+    if len(right) >= 2:
+        out.append(f"R12={right[0]}_{right[1]}")
+    if not left:
+        out.append("opens_text")
+    if not right:
+        out.append("ends_text")
+    sentence = _sentence(left) | _sentence(right)
+    out += [f"S:{name}" for name, ws in (("first", FIRST), ("second", SECOND)) if sentence & ws]
+    if "?" in right[:12]:
+        out.append("S:question")
+    return out
+
+
+def _sentence(side: list[str]) -> set[str]:
+    out = set()
+    for w in side:
+        if w in ".!?":
+            break
+        out.add(w)
+    return out
+
+
+def buckets(names: list[str]) -> np.ndarray:
+    return np.array(sorted({_bucket(f) for f in names}), dtype=np.int64)
+
+
+def dense(text: str, start: int, end: int, vector_of) -> np.ndarray:
+    """Mean word vector of the ``VECTOR_WORDS`` words before and after the number (zeros where none),
+    each L2-normalised: 2 x the vector width."""
+    words = [t for t in _words(text) if t[2].isalpha()]
+    left = [w for s, e, w in words if e <= start][::-1][:VECTOR_WORDS]
+    right = [w for s, e, w in words if s >= end][:VECTOR_WORDS]
+    return np.concatenate([_mean(left, vector_of), _mean(right, vector_of)])
+
+
+def _mean(words: list[str], vector_of) -> np.ndarray:
+    vecs = [v for v in (vector_of(w) for w in words) if v is not None]
+    if not vecs:
+        return np.zeros(vector_of.width, dtype=np.float32)
+    m = np.mean(vecs, axis=0)
+    n = float(np.linalg.norm(m))
+    return (m / n if n else m).astype(np.float32)

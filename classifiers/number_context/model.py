@@ -1,0 +1,86 @@
+"""The number-context model at run time: which personal number (if any) a run of digits is, from its
+shape and its context.
+
+A multinomial logistic regression over ``features.sparse`` (hashed) and ``features.dense`` (word
+vectors), trained by ``train.py`` (see README.md). Weights load from ``number_context.safetensors``
+beside this file; its metadata holds the feature version, the classes and the operating threshold
+chosen out of fold.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import numpy as np
+
+from classifiers.number_context import features
+
+WEIGHTS = Path(__file__).resolve().parent / "number_context.safetensors"
+FEATURES_VERSION = "1"
+
+
+class NumberContext:
+    def __init__(self, sparse_w: np.ndarray, dense_w: np.ndarray, bias: np.ndarray, meta: dict, vectors):
+        self.sparse_w, self.dense_w, self.bias, self.meta = sparse_w, dense_w, bias, meta
+        self.threshold = float(meta["threshold"])
+        self.classes = tuple(meta["classes"])
+        self.vectors = vectors
+
+    def judge(self, text: str, start: int, end: int) -> tuple[float, str]:
+        """(the probability that ``text[start:end]`` is someone's personal number, its likeliest kind)."""
+        idx = features.buckets(features.sparse(text, start, end))
+        z = self.bias + self.sparse_w[:, idx].sum(axis=1)
+        if self.dense_w.size:
+            z = z + self.dense_w @ features.dense(text, start, end, self.vectors)
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return float(1.0 - p[0]), self.classes[1 + int(np.argmax(p[1:]))]
+
+
+@functools.cache
+def weights_sha256() -> str:
+    import hashlib
+
+    return hashlib.sha256(_weights_bytes()).hexdigest()
+
+
+def _weights_bytes() -> bytes:
+    from builder.errors import ModelError
+
+    try:
+        return WEIGHTS.read_bytes()
+    except OSError as exc:
+        raise ModelError(f"the number-context model {WEIGHTS} cannot be read ({exc.strerror}): reinstall the "
+                         "package, or pass --no-number-context") from exc
+
+
+@functools.cache
+def load() -> NumberContext:
+    from safetensors.numpy import load as load_bytes
+
+    from builder.clean.recognizers import load_ner
+    from builder.errors import ModelError
+    from classifiers.person_context.features import Vectors
+
+    raw = _weights_bytes()
+    try:
+        tensors = load_bytes(raw)
+        header = json.loads(raw[8:8 + int.from_bytes(raw[:8], "little")])
+        meta = json.loads(header["__metadata__"]["meta"])
+        weights = (tensors["sparse"], tensors["dense"], tensors["bias"])
+        threshold = float(meta["threshold"])
+    except Exception as exc:  # any damage to the file: one clear line, never a traceback
+        raise ModelError(f"the number-context model {WEIGHTS} is damaged ({type(exc).__name__}: {exc}): reinstall "
+                         "the package, or pass --no-number-context") from exc
+    n = len(features.CLASSES)
+    if (meta.get("features_version") != FEATURES_VERSION or tuple(meta.get("classes", ())) != features.CLASSES
+            or weights[0].shape != (n, features.DIMS) or weights[2].shape != (n,) or not 0 < threshold < 1):
+        raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
+                         f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.number_context.train")
+    vectors = Vectors(load_ner().vocab)
+    if weights[1].size and weights[1].shape != (n, 2 * vectors.width):
+        raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
+                         f"({vectors.width}): rerun python -m classifiers.number_context.train")
+    return NumberContext(*weights, meta, vectors)

@@ -1,0 +1,292 @@
+"""Train the number-context model and write number_context.safetensors + train_results.json.
+
+Every candidate (``features.candidates``: a run of digit tokens) gets one of ``features.CLASSES``.
+Training candidates, all from tuning sources (nothing of bench/pii_heldout, whose ``source_id``
+fields alone are read to stay off it):
+
+- personal numbers written by people, not by this project's rules: the TUNING halves (odd ids)
+  of bench/pii_written_probes (``probes.jsonl``, ``structured_d.jsonl``, ``numbers.jsonl``), whose
+  helpers never saw this code: a candidate overlapping a value of kind ZIP, CARD, ID or PHONE is
+  that class; one overlapping another kind (a street, an e-mail, a birth date) is left out; every
+  other candidate, and those of the messages to keep, is ``none``;
+- presidio-research's generated_large.json (MIT, ../shared/data/pii; at most ``PER_TEMPLATE``
+  sentences per template): credit cards, phones, SSNs, driver's licences, IBANs; candidates inside
+  another span (an address with its ZIP) are left out, the rest are ``none``;
+- numbers nobody shares as their own, as real people type them: every candidate outside code in
+  chitchat-dataset's conversations (both sides; not those of the held-out bench, of
+  bench/pii_chitchat_tuning or of the topic seed), Topical-Chat valid_freq (not the held-out bench's)
+  and WildChat's user turns. (Candidates in a list of numbers are left out everywhere: clean never
+  judges them, context_numbers.LIST_GAP.) These are ``none`` unless one of clean's number finders already flags it
+  (a real phone or card may be there): those are left out, and counted.
+
+Out of fold (``FOLDS`` folds grouped by message or conversation) it reports, per source, how many
+personal numbers reach each threshold and how many real numbers do (false positives per 1,000);
+the threshold is the lowest whose out-of-fold false-positive rate on the real numbers is at most
+``MAX_REAL_FP``. Then the model is refit on everything.
+
+Usage: python -m classifiers.number_context.train --chitchat WHEEL [--data ../shared/data]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from classifiers.number_context import features
+from classifiers.number_context.model import FEATURES_VERSION, WEIGHTS
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+RESULTS = HERE / "train_results.json"
+PROBES = ("probes.jsonl", "structured_d.jsonl", "numbers.jsonl")
+NUMERIC = {"ZIP": "ZIP", "CARD": "CARD", "ID": "ID", "PHONE": "PHONE"}
+PRESIDIO = {"CREDIT_CARD": "CARD", "PHONE_NUMBER": "PHONE", "US_SSN": "ID", "US_DRIVER_LICENSE": "ID",
+            "IBAN_CODE": "ID", "US_BANK_NUMBER": "ID", "US_PASSPORT": "ID"}
+PER_TEMPLATE = 3
+EXCLUDE = ("bench/pii_heldout/labels.jsonl", "bench/pii_heldout/canaries.jsonl",
+           "bench/pii_chitchat_tuning/dialogues.jsonl", "classifiers/topic/seed_real/dialogues.jsonl")
+MAX_REAL_FP = 0.0015  # at most 1.5 real numbers in 1,000 flagged out of fold
+POSITIVE_WEIGHT = 0.5  # the positives together weigh this share of the negatives' weight
+C = 1.0
+FOLDS = 5
+THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.3, 0.96, 0.05))
+
+
+def _overlaps(s: int, e: int, spans) -> list:
+    return [x for x in spans if x[0] < e and s < x[1]]
+
+
+def _label(text: str, group: str, source: str, values: list[tuple[int, int, str | None]]) -> list[dict]:
+    """One row per candidate of ``text``: the class of the value it overlaps (None: leave it out)."""
+    from builder.clean.context_numbers import in_lists
+
+    rows = []
+    found = features.candidates(text)
+    listed = in_lists(text, found)
+    for k, (s, e) in enumerate(found):
+        if k in listed:
+            continue  # never judged at run time (context_numbers.LIST_GAP)
+        hit = _overlaps(s, e, values)
+        if hit:
+            kinds = {k for _, _, k in hit}
+            if len(kinds) != 1 or None in kinds:
+                continue
+            label = kinds.pop()
+        else:
+            label = "none"
+        rows.append({"source": source, "group": group, "text": text, "start": s, "end": e, "label": label})
+    return rows
+
+
+def _find_all(text: str, value: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(value), text)]
+
+
+def written_probes() -> list[dict]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from pii_written_probes import half
+
+    out = []
+    for name in PROBES:
+        path = ROOT / "bench" / "pii_written_probes" / name
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if half(row["id"]) != "tune":
+                continue
+            text = row["text"]
+            values = [(s, e, NUMERIC.get(v["kind"])) for v in row.get("values", [])
+                      for s, e in _find_all(text, v["value"])]
+            out += _label(text, f"{name}:{row['id']}", f"probes:{name}", values)
+    return out
+
+
+def presidio(data: Path) -> list[dict]:
+    path = data / "pii" / "presidio_generated_large.json"
+    per_template: Counter = Counter()
+    out = []
+    for k, row in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+        template = row.get("template_id", k)
+        if per_template[template] >= PER_TEMPLATE:
+            continue
+        per_template[template] += 1
+        values = [(sp["start_position"], sp["end_position"], PRESIDIO.get(sp["entity_type"])) for sp in row["spans"]]
+        out += _label(row["full_text"], f"presidio:{k}", "presidio", values)
+    return out
+
+
+def _flagged_by_rules(text: str) -> list[tuple[int, int]]:
+    from builder.clean import numbers
+
+    found = []
+    for find in (numbers.find_phones, numbers.find_cards, numbers.find_ids, numbers.find_postal_codes,
+                 numbers.find_identifiers):
+        found += [(s, e) for s, e, *_ in find(text)]
+    return found
+
+
+def real_numbers(data: Path, chitchat: Path, left_out: Counter) -> list[dict]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from pii_heldout import load_chitchat, load_topical
+
+    from builder.clean.context_numbers import in_lists
+    from builder.traits.code import code_ranges, in_ranges
+
+    excluded = set()
+    for rel in EXCLUDE:
+        excluded |= {json.loads(line).get("source_id") for line in (ROOT / rel).read_text().splitlines() if line.strip()}
+    texts: list[tuple[str, str, str]] = []  # (source, group, text)
+    for cid, turns in load_chitchat(chitchat).items():
+        if cid not in excluded:
+            texts += [("chitchat", f"chitchat:{cid}", t["text"]) for t in turns]
+    for cid, turns in load_topical(data / "topics" / "topical_chat_valid_freq.json").items():
+        if cid not in excluded:
+            texts += [("topical_chat", f"topical:{cid}", t["text"]) for t in turns]
+    for path in sorted((data / "logs" / "wildchat").glob("wildchat_*.json")):
+        try:
+            conv = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        for c in conv if isinstance(conv, list) else [conv]:
+            texts += [("wildchat", f"wildchat:{path.stem}", m["content"]) for m in c.get("messages", [])
+                      if m.get("role") == "user" and isinstance(m.get("content"), str) and len(m["content"]) <= 4000]
+    out = []
+    for source, group, text in texts:
+        if sum(c.isdigit() for c in text) < 2:
+            continue
+        code = code_ranges(text)
+        flagged = None
+        found = features.candidates(text)
+        listed = in_lists(text, found)
+        for k, (s, e) in enumerate(found):
+            if k in listed or in_ranges(s, e, code):
+                continue
+            flagged = _flagged_by_rules(text) if flagged is None else flagged
+            if _overlaps(s, e, flagged):
+                left_out[source] += 1
+                continue
+            out.append({"source": f"real:{source}", "group": group, "text": text, "start": s, "end": e, "label": "none"})
+    return out
+
+
+def matrix(rows: list[dict], vectors):
+    from scipy.sparse import csr_matrix
+
+    indptr, indices = [0], []
+    for r in rows:
+        idx = features.buckets(features.sparse(r["text"], r["start"], r["end"]))
+        indices.extend(idx.tolist())
+        indptr.append(len(indices))
+    x_sparse = csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr), shape=(len(rows), features.DIMS))
+    x_dense = np.stack([features.dense(r["text"], r["start"], r["end"], vectors) for r in rows]) if vectors else None
+    return x_sparse, x_dense
+
+
+def _stack(x_sparse, x_dense):
+    from scipy.sparse import csr_matrix, hstack
+
+    return x_sparse if x_dense is None else hstack([x_sparse, csr_matrix(x_dense)]).tocsr()
+
+
+def _weights(y: np.ndarray) -> np.ndarray:
+    pos = y != 0
+    w = np.ones(len(y), dtype=np.float64)
+    if pos.any():
+        w[pos] = POSITIVE_WEIGHT * (~pos).sum() / pos.sum()
+    return w
+
+
+def _fit(x, y):
+    from sklearn.linear_model import LogisticRegression
+
+    model = LogisticRegression(C=C, max_iter=3000)
+    model.fit(x, y, sample_weight=_weights(y))
+    return model
+
+
+def out_of_fold(rows: list[dict], x, y: np.ndarray) -> np.ndarray:
+    from sklearn.model_selection import GroupKFold
+
+    groups = np.array([r["group"] for r in rows])
+    proba = np.zeros((len(rows), len(features.CLASSES)))
+    for train, test in GroupKFold(n_splits=FOLDS).split(x, y, groups):
+        model = _fit(x[train], y[train])
+        proba[np.ix_(test, model.classes_)] = model.predict_proba(x[test])
+    return proba
+
+
+def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> dict:
+    personal = 1 - proba[:, 0]
+    kind = proba[:, 1:].argmax(axis=1) + 1
+    sources = sorted({r["source"] for r in rows})
+    by_threshold = []
+    for t in THRESHOLDS:
+        flag = personal >= t
+        entry = {"threshold": float(t)}
+        for src in sources:
+            m = np.array([r["source"] == src for r in rows])
+            pos, neg = m & (y != 0), m & (y == 0)
+            if pos.any():
+                entry[src] = {"personal": int(pos.sum()), "flagged": int((flag & pos).sum()),
+                              "right_kind": int((flag & pos & (kind == y)).sum())}
+            if neg.any():
+                entry.setdefault(src, {})["numbers_kept"] = int(neg.sum())
+                entry[src]["false_positives"] = int((flag & neg).sum())
+        real = np.array([r["source"].startswith("real:") for r in rows])
+        entry["real_fp_rate"] = round(float((flag & real).sum() / max(real.sum(), 1)), 5)
+        by_threshold.append(entry)
+    return {"folds": FOLDS, "grouped_by": "message (written probes, presidio) or conversation (real chat)",
+            "by_threshold": by_threshold}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chitchat", type=Path, default=os.environ.get("MMRC_CHITCHAT_WHEEL"),
+                        help="chitchat-dataset 0.9.0 wheel or its dataset.json")
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--no-vectors", action="store_true", help="hashed features only")
+    args = parser.parse_args()
+    if not args.chitchat:
+        sys.exit("pass --chitchat WHEEL (pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
+    left_out: Counter = Counter()
+    rows = written_probes() + presidio(args.data) + real_numbers(args.data, Path(args.chitchat), left_out)
+    vectors = None
+    if not args.no_vectors:
+        from builder.clean.recognizers import load_ner
+        from classifiers.person_context.features import Vectors
+
+        vectors = Vectors(load_ner().vocab)
+    x = _stack(*matrix(rows, vectors))
+    y = np.array([features.CLASSES.index(r["label"]) for r in rows])
+    proba = out_of_fold(rows, x, y)
+    oof = report(rows, y, proba)
+    chosen = next((e for e in oof["by_threshold"] if e["real_fp_rate"] <= MAX_REAL_FP), oof["by_threshold"][-1])
+    model = _fit(x, y)
+    coef = np.zeros((len(features.CLASSES), x.shape[1]), dtype=np.float32)
+    bias = np.zeros(len(features.CLASSES), dtype=np.float32)
+    coef[model.classes_] = model.coef_
+    bias[model.classes_] = model.intercept_
+    counts = Counter((r["source"], r["label"]) for r in rows)
+    meta = {"features_version": FEATURES_VERSION, "threshold": chosen["threshold"], "classes": list(features.CLASSES),
+            "vectors": vectors is not None, "C": C, "max_real_fp": MAX_REAL_FP,
+            "trained_on": {f"{s}/{label}": n for (s, label), n in sorted(counts.items())},
+            "real_left_out_flagged_by_rules": dict(sorted(left_out.items()))}
+    from safetensors.numpy import save
+
+    WEIGHTS.write_bytes(save({"sparse": np.ascontiguousarray(coef[:, :features.DIMS]),
+                              "dense": np.ascontiguousarray(coef[:, features.DIMS:]), "bias": bias},
+                             metadata={"meta": json.dumps(meta)}))
+    RESULTS.write_text(json.dumps({"meta": meta, "out_of_fold": oof, "chosen": chosen}, indent=1) + "\n")
+    print(json.dumps({"threshold": chosen["threshold"], "chosen": chosen, "rows": len(rows)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""Numbers no finder found (builder/clean/context_numbers.py), judged by the number-context model,
+end to end through the real CLI: what goes, what stays, and the switch."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from builder.clean.context_numbers import in_lists
+from classifiers.number_context.features import candidates
+from conftest import dialogue, make_stage_folder
+
+CHAT = [("user", "they told me my case is 88-20431, what now"),
+        ("assistant", "They told me my case is 31-55120 too, so to speak."),  # judged, it would go (p 0.91)
+        ("user", "I scored 30309 points in that game last night lol"),
+        ("assistant", "Nice score!"),
+        ("user", "why does this fail?\n```python\nmy_case = 31-55120\nprint(my_case)\n```"),
+        ("assistant", "It works for me.")]
+
+
+def _clean(tmp_path, *extra):
+    from builder.cli import main
+
+    src = make_stage_folder(tmp_path / "in", [dialogue(CHAT, source_id="a")])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet",
+                                       *extra])
+    assert result.exit_code == 0, result.output
+    turns = pl.read_parquet(sorted(out.glob("part-*.parquet"))[0]).to_dicts()[0]["turns"]
+    return [t["text"] for t in turns], json.loads((out / "manifest.json").read_text()), out
+
+
+@pytest.mark.models
+def test_a_number_given_as_ones_own_goes_and_the_switch_turns_it_off(tmp_path):
+    from builder.cli import main
+
+    texts, manifest, out = _clean(tmp_path / "on")
+    assert texts[0] == "they told me my case is <ID_NUMBER>, what now"
+    assert texts[1] == CHAT[1][1]  # the same words in a model's turn: its numbers are never judged
+    assert texts[2] == CHAT[2][1]  # a score
+    assert texts[4] == CHAT[4][1]  # code
+    assert manifest["redacted_by_model"] == {"number_context": 1}
+    assert manifest["config"]["number_context"] is True
+    assert "number_context_sha256" in json.dumps(manifest["models"])
+    report = CliRunner().invoke(main, ["clean", "-o", str(out), "--report"])
+    assert "number_context 1" in report.output
+    texts, manifest, _ = _clean(tmp_path / "off", "--no-number-context")
+    assert texts[0] == CHAT[0][1]  # no finder takes "my case is 88-20431": only the model did
+    assert manifest["config"]["number_context"] is False and manifest["redacted_by_model"] == {}
+
+
+@pytest.mark.parametrize("text, listed", [
+    ("card bins 411111, 522964, 623456789012, 434910.", ["411111", "522964", "623456789012", "434910"]),
+    ("rooms 101, 102 and 103 are free", ["101", "102", "103"]),
+    ("my zip changed from 60614 to 60647", []),  # two values, not a list
+    ("call 0161 496 0000 or 0161 496 0001", []),
+    ("a 123, b 456, c 789", []),  # words between them: each stands alone
+])
+def test_numbers_in_a_list_are_data_and_never_judged(text, listed):
+    found = candidates(text)
+    assert [text[s:e] for k, (s, e) in enumerate(found) if k in in_lists(text, found)] == listed
