@@ -316,7 +316,9 @@ def score_labels(rows, fates) -> dict:
     return out
 
 
-def score_canaries(rows, fates) -> dict:
+def score_canaries(rows, fates, leaks: list | None = None) -> dict:
+    """``leaks``, when given, receives (kind, turn text, offset, value) of every leaked canary, for
+    ``leak_causes`` (aggregates only: nobody reads the values)."""
     t = Tally()
     for row in rows:
         src, f = row["source"], fates[row["id"]]
@@ -337,6 +339,8 @@ def score_canaries(rows, fates) -> dict:
                 continue
             removed, damaged, words = fate(keep, at, v["value"])
             half = len(words) > 1 and any(words) and not all(words)
+            if not removed and leaks is not None:
+                leaks.append((v["kind"], raw, at, v["value"]))
             t.add(groups, n=1, surviving=1, removed=removed, leaked=not removed, intact=not damaged,
                   multiword=len(words) > 1, half=half)
     out = {}
@@ -368,6 +372,25 @@ def score_canaries(rows, fates) -> dict:
     return out
 
 
+def leak_causes(leaks: list) -> dict:
+    """Per kind, how many leaked canaries the detector does not find even in their turn alone (a finder's
+    miss) and how many it finds there (so the dialogue's context kept them: a policy rule, a trait, a
+    model-made value). Runs the detector in this process; counts only."""
+    sys.path.insert(0, str(ROOT))
+    from builder.clean.config import CleanConfig
+    from builder.clean.pii import PiiDetector
+    texts = sorted({text for _, text, _, _ in leaks})  # the finders alone: no dialogue, no context model
+    found = dict(zip(texts, PiiDetector(CleanConfig()).scan(texts))) if texts else {}
+    out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
+    for kind, text, at, value in leaks:
+        hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
+        out[kind]["found_in_turn_alone" if hit else "not_found_in_turn_alone"] += 1
+    return {"note": "each leaked canary's turn scanned alone by the finders, without its dialogue: not found there = "
+                    "the finders missed it (and so did the context models, which judge in the dialogue); found "
+                    "there = kept by the dialogue's context (a policy rule, a trait)",
+            **dict(sorted(out.items()))}
+
+
 # ---- main ----------------------------------------------------------------------------------------
 
 def check_provenance(rows: list[dict], sources: dict) -> list[str]:
@@ -389,11 +412,14 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None, help="keep the raw/ingested/clean folders here")
     parser.add_argument("--output", type=Path, default=None,
                         help=f"where the JSON goes (default {RESULTS.name}, or *_public_figures.json with --public-figures)")
+    parser.add_argument("--rules-only", action="store_true",
+                        help="clean without the number-context model (--no-number-context); default output *_rules_only.json")
     parser.add_argument("--public-figures", type=Path, default=None,
                         help="pass clean a public-figure list (e.g. ../shared/data/people/pantheon_1_0_people.csv)")
     args = parser.parse_args()
     if args.output is None:
-        args.output = RESULTS.with_name(RESULTS.stem + "_public_figures.json") if args.public_figures else RESULTS
+        suffix = "_public_figures" if args.public_figures else "_rules_only" if args.rules_only else ""
+        args.output = RESULTS.with_name(RESULTS.stem + suffix + ".json")
     started = time.perf_counter()
 
     missing = [p for p in (args.data / OASST_FILE, args.data / TOPICAL_FILE) if not p.is_file()]
@@ -424,6 +450,8 @@ def main() -> None:
                       "--force", "--quiet"]
         if args.public_figures:
             clean_args += ["--public-figures", str(args.public_figures.resolve())]
+        if args.rules_only:
+            clean_args += ["--no-number-context"]
         run(ingest_args)
         clean_s = run(clean_args)
         ingested, ingest_ledger = read_stage(work / "ingested")
@@ -457,7 +485,8 @@ def main() -> None:
         "clean_dropped": clean_drops,
         "unaligned_turns": unaligned_turns,
         "labels": score_labels(sets["labels"], fates),
-        "canaries": score_canaries(sets["canaries"], fates),
+        "canaries": score_canaries(sets["canaries"], fates, leaks := []),
+        "canary_leak_causes": leak_causes(leaks),
         "throughput": {"dialogues_into_clean": n_clean, "turns_into_clean": turns, "clean_wall_s": round(clean_s, 2),
                        "dialogues_per_s_wall": round(n_clean / clean_s, 2),
                        "clean_setup_s": round(timings.get("setup_s", 0), 2),

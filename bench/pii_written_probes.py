@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Five sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Six sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -12,6 +12,12 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
 - ``accounts``: 140 messages that give an online account (handles, usernames, gamer tags, payment
   handles) or a secret (passwords, PINs, door codes), 37 of them in seven other languages, and 60
   with public accounts, code annotations, placeholders and talk about accounts to keep.
+- ``numbers``: 300 messages with 387 postcodes, cards (also last fours, expiries, CVVs), ids and
+  phones, about a third with no cue word before the value, 47 in seven other languages, and 120
+  with numbers that are no one's (public ZIPs, documentation test cards, models, hotlines) to keep.
+
+``--rules-only`` runs clean without the number-context model (``--no-number-context``) and saves
+the set's figures as ``<set>:rules_only``, beside the default run's.
 
 The held-out report stays bench/pii_heldout.py.
 
@@ -20,7 +26,7 @@ fourth turn of a chat whose other turns read as people chatting. A value survive
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|streets ...] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|streets|accounts|numbers ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ import pii_wide_canaries as wide
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
-        "streets": "streets.jsonl", "accounts": "accounts.jsonl"}  # set -> file (each split by id parity)
+        "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
@@ -63,12 +69,12 @@ def survived(value: dict, text: str) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in value["value"].split() if len(w) >= 2)
 
 
-def score(items: list[dict]) -> dict:
+def score(items: list[dict], number_context: bool = True) -> dict:
     from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
     from builder.clean.redact import redact_dialogue
 
-    config = CleanConfig()
+    config = CleanConfig(number_context=number_context)
     built = [(item, *dialogue(item)) for item in items]
     flat = iter(PiiDetector(config).scan([t["text"] for _, turns, _ in built for t in turns], None,
                                          [t["index"] > 0 for _, turns, _ in built for t in turns]))
@@ -108,19 +114,22 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--show", type=int, default=0)
     parser.add_argument("--set", choices=sorted(SETS), action="append")
+    parser.add_argument("--rules-only", action="store_true", help="without the number-context model")
     args = parser.parse_args()
     out = REPO / "bench" / "results" / "pii_written_probes.json"
     saved = json.loads(out.read_text()) if out.exists() else {}
     saved.pop("groups", None)  # the layout before there were several sets
     for name in args.set or sorted(SETS):
         items = [json.loads(line) for line in (DATA / SETS[name]).read_text().splitlines() if line.strip()]
-        result = score(items)
+        result = score(items, number_context=not args.rules_only)
+        name = f"{name}:rules_only" if args.rules_only else name
         for key, row in result["groups"].items():
             print(f"{name}:{key:16} {row}")
         for miss in [m for m in result["misses"] if m["half"] == "tune"][: args.show]:
             print("  miss", miss)
         saved["split"] = result["split"]
-        saved.setdefault("sets", {})[name] = {"file": f"bench/pii_written_probes/{SETS[name]}", "groups": result["groups"]}
+        saved.setdefault("sets", {})[name] = {"file": f"bench/pii_written_probes/{SETS[name.split(':')[0]]}",
+                                              "groups": result["groups"]}
     out.write_text(json.dumps(saved, indent=2, sort_keys=True) + "\n")
     print(f"-> {out}")
 

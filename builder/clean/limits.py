@@ -9,8 +9,9 @@ them so a reader knows what "PII was redacted" means in numbers, not as a promis
 from __future__ import annotations
 
 BENCH = "bench/results/pii_heldout.json"
-TUNED_ON = ("WildChat (589 conversations), presidio-research's generated sets and other chitchat-dataset "
-            "conversations (the person-context model's labelled names)")
+TUNED_ON = ("WildChat (589 conversations), presidio-research's generated sets, other chitchat-dataset "
+            "conversations (the person-context model's labelled names) and messages written for the benchmark "
+            "(the number-context model's tuning halves)")
 HELD_OUT = ("270 hand-labelled real dialogues and 300 dialogues with planted (canary) values, from "
             "chitchat-dataset 0.9.0, OpenAssistant en_100_tree and Topical-Chat valid_freq")
 
@@ -20,7 +21,7 @@ MEASURED = {
     "canary_names_removed": ("planted person names, removed", 136, 183),
     "canary_streets_removed": ("planted street addresses, removed", 71, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
-                                 "left intact", 34, 271),
+                                 "left intact", 26, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
                           "removed or damaged", 104, 3623),
 }
