@@ -201,6 +201,18 @@ WORK_AFTER = re.compile(r"^\s+(?:is|was)\s+an?\s+(?:[\w-]+\s+){0,4}(?:film|movie
                         re.I)
 
 
+def no_private_name_here(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is a work ("X is a film"), an identifier, an author cited, a script English
+    NER cannot judge ("Оставляем только нужные столбцы"), someone asked about ("how old was X"), a
+    bot, an organisation, a monarch or a book of the Bible."""
+    return bool(WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
+                or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
+                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])
+                or ORG_AFTER.match(text[end:end + 16])
+                or REGNAL_AFTER.match(text[end:end + 16]) or BIBLE_REF.match(text[end:end + 10])
+                or re.search(r"\bgospels?\s+(?:of|according\s+to)\s+$", text[max(0, start - 30):start], re.I))
+
+
 def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
     out = []
@@ -212,13 +224,8 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
             start -= 3  # "An Nguyen": "an" before a consonant is no article, "An" a given name
         elif " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
             continue  # "I need a Taylor to fix my suit": a name takes no "a"; a noun does
-        if (WORK_AFTER.match(text[end:end + 80]) or looks_like_identifier(text[start:end])
-                or CITATION.match(text[end:end + 8]) or not mostly_latin(text[start:end])
-                or WHO_WAS.search(text[max(0, start - 170):start]) or BOT_AFTER.match(text[end:end + 16])
-                or ORG_AFTER.match(text[end:end + 16])
-                or REGNAL_AFTER.match(text[end:end + 16]) or BIBLE_REF.match(text[end:end + 10])
-                or re.search(r"\bgospels?\s+(?:of|according\s+to)\s+$", text[max(0, start - 30):start], re.I)):
-            continue  # English NER cannot judge other scripts ("Оставляем только нужные столбцы")
+        if no_private_name_here(text, start, end):
+            continue
         kind = name_context(text, start, end)
         if label == "PERSON" and not kind and not name_like(text[start:end]):
             continue  # "Camera Type": NER alone, every word an English word and none a first name
@@ -236,8 +243,40 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
         kind = name_context(text, start, end)
         if kind not in (None, "credit"):
             out.append((*with_titles(text, start, end), "PERSON", 0.82, f"context+{kind}"))
+        elif kind is None and full_name_shape(value) and not no_private_name_here(text, start, end) and not any(
+                a < end and start < b and label in PLACE_LABELS or a <= start < b and label in BRAND_LABELS
+                for a, b, label in entities):
+            out.append((*with_titles(text, start, end), "PERSON", 0.82, "full_name"))
     out += first_person_names(text, entities, out)
     return out + list_names(text, out)
+
+
+PLACE_LABELS = ("GPE", "LOC", "FAC", "NORP")
+BRAND_LABELS = ("ORG", "PRODUCT")  # NER reads the first name into a brand: "Mercedes Benz", "Louis Vuitton"
+
+
+def full_name_shape(value: str) -> bool:
+    """A first and a last name, as NER misses them in chat or takes them for a work in quotes ('signed
+    the card "Daniel Klemczak"', "send it to Jean Halder"): two or three capitalised words, the first
+    a known first name (US census) and the last no English word but a known last name (US census) or
+    a word the NER model has never read (unseen_word). ("Teresa White", "Austin Texas", "Les
+    Miserables" are not taken: the last word is a word, the pair a place NER names, a title's word;
+    nor "Mercedes Benz", which NER reads as a brand from its first word.)"""
+    from builder.clean.truecase import is_english_word
+
+    words = value.split()
+    return (2 <= len(words) <= 3 and all(w[:1].isupper() and w[1:].islower() for w in words)
+            and words[0].lower() in first_names() and len(words[-1]) >= 3 and not is_english_word(words[-1])
+            and (words[-1].lower() in last_names() or unseen_word(words[-1])))
+
+
+def unseen_word(word: str) -> bool:
+    """A word the NER model's vocabulary has no vector for: a rare name ("Klemczak"), not a title's
+    or a place's word it has read often ("Les Miserables", "Monte Cristo")."""
+    from builder.clean.recognizers import load_ner
+
+    vocab = load_ner().vocab
+    return not (vocab.has_vector(word) or vocab.has_vector(word.lower()))
 
 
 # Closed-class words before a place or an organisation ("to Kraków", "at Nvidia"), not a person.

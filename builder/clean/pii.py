@@ -255,8 +255,8 @@ class PiiDetector:
                     start = after_relation_noun(text, start, end)
                     if basis == ["ner"] and ner_text == text and any(c.isupper() for c in text):
                         start, end = trim_lower_case(text, start, end)
-                    if end <= start or basis == ["first_person"] and not text[start].isupper():
-                        continue  # a name guessed by grammar alone is one the user capitalised
+                    if end <= start or basis in (["first_person"], ["full_name"]) and not text[start].isupper():
+                        continue  # a name guessed by grammar or shape alone is one the user capitalised
                     start, end = whole_name(text, start, end)
                     if (finder.english_only and ner_text != text and basis == ["ner"]
                             and not census_name(text[start:end]) and text[start:end].isascii()

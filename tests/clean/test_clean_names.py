@@ -208,3 +208,23 @@ def test_an_before_a_consonant_is_a_given_name(text, names):
 
     (scan,) = PiiDetector(CleanConfig()).scan([text])
     assert [text[s["start"]:s["end"]] for s in scan.spans if s["entity"] == "PERSON"] == names
+
+
+@pytest.mark.parametrize("text,names", [
+    ('he literally signed the birthday card "Daniel Klemczak" like we dont know who he is', ["Daniel Klemczak"]),
+    ("I live in Austin Texas now", []),            # the last word a place NER names
+    ("I finally bought a Mercedes Benz", []),      # NER reads the first name into a brand
+    ("Teresa White came over", None),              # the last word an English word: not this rule's (NER may)
+    ("I love the Count of Monte Cristo", []),      # a title's word, no rare name
+])
+def test_a_first_name_and_an_unknown_capitalised_word_are_a_full_name(text, names):
+    from builder.clean.config import CleanConfig
+    from builder.clean.names import full_name_shape
+    from builder.clean.pii import PiiDetector
+
+    (scan,) = PiiDetector(CleanConfig()).scan([text])
+    full = [text[s["start"]:s["end"]] for s in scan.spans if s.get("basis") == "full_name"]
+    assert full == (names or [])
+    assert full_name_shape("Jack Sutton") and full_name_shape("Daniel Klemczak")  # a census surname, an unseen word
+    assert not full_name_shape("Teresa White") and not full_name_shape("jack sutton")  # an English word; lower case
+    assert not full_name_shape("Les Miserables") and not full_name_shape("Monte Cristo")  # words NER has read: titles
