@@ -372,7 +372,7 @@ def score_canaries(rows, fates, leaks: list | None = None) -> dict:
     return out
 
 
-def leak_causes(leaks: list) -> dict:
+def leak_causes(leaks: list, public_figures: Path | None = None) -> dict:
     """Per kind, how many leaked canaries the detector does not find even in their turn alone (a finder's
     miss) and how many it finds there (so the dialogue's context kept them: a policy rule, a trait, a
     model-made value). Runs the detector in this process; counts only."""
@@ -380,7 +380,12 @@ def leak_causes(leaks: list) -> dict:
     from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
     texts = sorted({text for _, text, _, _ in leaks})  # the finders alone: no dialogue, no context model
-    found = dict(zip(texts, PiiDetector(CleanConfig()).scan(texts))) if texts else {}
+    config = CleanConfig()
+    if public_figures is not None:  # as the clean command ran
+        from builder.clean.gazetteer import fingerprint
+
+        config = CleanConfig(public_figures=str(public_figures.resolve()), public_figures_sha256=fingerprint(public_figures))
+    found = dict(zip(texts, PiiDetector(config).scan(texts))) if texts else {}
     out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
     for kind, text, at, value in leaks:
         hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
@@ -418,7 +423,7 @@ def main() -> None:
                         help="pass clean a public-figure list (e.g. ../shared/data/people/pantheon_1_0_people.csv)")
     args = parser.parse_args()
     if args.output is None:
-        suffix = "_public_figures" if args.public_figures else "_rules_only" if args.rules_only else ""
+        suffix = ("_public_figures" if args.public_figures else "") + ("_rules_only" if args.rules_only else "")
         args.output = RESULTS.with_name(RESULTS.stem + suffix + ".json")
     started = time.perf_counter()
 
@@ -486,7 +491,7 @@ def main() -> None:
         "unaligned_turns": unaligned_turns,
         "labels": score_labels(sets["labels"], fates),
         "canaries": score_canaries(sets["canaries"], fates, leaks := []),
-        "canary_leak_causes": leak_causes(leaks),
+        "canary_leak_causes": leak_causes(leaks, args.public_figures),
         "throughput": {"dialogues_into_clean": n_clean, "turns_into_clean": turns, "clean_wall_s": round(clean_s, 2),
                        "dialogues_per_s_wall": round(n_clean / clean_s, 2),
                        "clean_setup_s": round(timings.get("setup_s", 0), 2),

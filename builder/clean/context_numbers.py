@@ -10,6 +10,8 @@ outside code, long pastes and lists of numbers, is judged by the number-context 
 around it; one it reads as someone's personal number becomes a span of that kind (ZIP_CODE,
 CREDIT_CARD, ID_NUMBER or PHONE_NUMBER) with basis ``number_context`` and ``number_context`` (its
 probability). The policy treats it like any found value. ``clean --no-number-context`` turns it off.
+Its spans stand on the model's own threshold: ``--pii-threshold`` does not apply to them. A turn's
+first ``MAX_CANDIDATES`` candidates are judged (a table of numbers is no one's contact).
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ def in_lists(text: str, found: list[tuple[int, int]]) -> set[int]:
 def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits, entities,
                         max_chars: int = 4000) -> list:
     """The scans with a span added for each number the number-context model reads as personal."""
+    from builder.clean.pii import PLAIN
     from builder.traits.code import code_ranges, in_ranges
-    from classifiers.number_context.features import candidates
+    from classifiers.number_context.features import MAX_CANDIDATES, candidates
     from classifiers.number_context.model import load
 
     model = None
@@ -54,7 +57,8 @@ def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits
         if not typed or not text or len(text) > max_chars or traits.at("code", i) or traits.at("long_paste", i):
             out.append(scan)
             continue
-        found = candidates(text)
+        text = text.translate(PLAIN)  # what the finders read: one character for one, offsets unchanged
+        found = candidates(text)[:MAX_CANDIDATES]
         if not found:
             out.append(scan)
             continue

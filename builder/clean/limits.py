@@ -10,8 +10,9 @@ from __future__ import annotations
 
 BENCH = "bench/results/pii_heldout.json"
 TUNED_ON = ("WildChat (589 conversations), presidio-research's generated sets, other chitchat-dataset "
-            "conversations (the person-context model's labelled names) and messages written for the benchmark "
-            "(the number-context model's tuning halves)")
+            "conversations (the person-context model's labelled names), messages written for the benchmark "
+            "(the number-context model's tuning halves) and the numbers of other Topical-Chat valid_freq "
+            "conversations (the number-context model's numbers to keep)")
 HELD_OUT = ("270 hand-labelled real dialogues and 300 dialogues with planted (canary) values, from "
             "chitchat-dataset 0.9.0, OpenAssistant en_100_tree and Topical-Chat valid_freq")
 

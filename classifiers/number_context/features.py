@@ -15,11 +15,15 @@ Sparse features are hashed with CRC32 into ``DIMS`` buckets (stable across proce
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import zlib
 
 import numpy as np
+
+from builder.clean.numbers import luhn_ok
+from classifiers.person_context.features import _mean
 
 DIMS = 1 << 14
 WINDOW = 4  # words each side in the positional window
@@ -28,6 +32,7 @@ VECTOR_WORDS = 3  # words each side whose word vectors are averaged
 MIN_DIGITS = 3  # a run with fewer digits is no candidate ("zip is 880" holds three) ...
 MIN_DIGITS_WITH_LETTERS = 2  # ... unless letters make up the rest of it ("LS6 2QT")
 MAX_GROUPS = 8  # a longer run of groups is a list of numbers, not one value
+MAX_CANDIDATES = 200  # judged per turn at run time
 CLASSES = ("none", "ZIP", "CARD", "ID", "PHONE")
 
 # A token that holds a digit: up to four letters before it ("A448812", "LS6", "SW1A", "KA01AB1234"),
@@ -62,18 +67,29 @@ def _words(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text))
 
 
-def _bucket(feature: str) -> int:
+def _bucket(feature: str) -> int:  # as person_context's, into this model's DIMS
     return zlib.crc32(feature.encode("utf-8", "surrogatepass")) % DIMS
 
 
-def luhn_ok(digits: str) -> bool:
-    total = 0
-    for k, c in enumerate(reversed(digits)):
-        d = int(c)
-        if k % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
+def _sides(text: str, start: int, end: int, alpha: bool = False) -> tuple[list[str], list[str]]:
+    """The words before ``start`` (nearest first) and after ``end``; a bisection, not a scan per number."""
+    words = _alpha_words(text) if alpha else _words(text)
+    starts = _starts(text, alpha)
+    cut = bisect.bisect_left(starts, start)
+    while cut > 0 and words[cut - 1][1] > start:
+        cut -= 1  # a word reaching into the number is on neither side
+    after = bisect.bisect_left(starts, end)
+    return [w for _, _, w in words[cut - 1::-1]] if cut else [], [w for _, _, w in words[after:]]
+
+
+@functools.lru_cache(maxsize=64)
+def _alpha_words(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple(t for t in _words(text) if t[2].isalpha())
+
+
+@functools.lru_cache(maxsize=128)
+def _starts(text: str, alpha: bool) -> list[int]:
+    return [s for s, _, _ in (_alpha_words(text) if alpha else _words(text))]
 
 
 def shape(value: str, before: str, after: str) -> list[str]:
@@ -110,9 +126,7 @@ def shape(value: str, before: str, after: str) -> list[str]:
 
 def sparse(text: str, start: int, end: int) -> list[str]:
     """The named features of the candidate ``text[start:end]``."""
-    words = _words(text)
-    left = [w for s, e, w in words if e <= start][::-1]  # nearest first
-    right = [w for s, e, w in words if s >= end]
+    left, right = _sides(text, start, end)
     out = shape(text[start:end], text[max(0, start - 12):start], text[end:end + 12])
     for k, w in enumerate(left[:WINDOW]):
         out += [f"L{k + 1}={w}"]
@@ -150,16 +164,5 @@ def buckets(names: list[str]) -> np.ndarray:
 def dense(text: str, start: int, end: int, vector_of) -> np.ndarray:
     """Mean word vector of the ``VECTOR_WORDS`` words before and after the number (zeros where none),
     each L2-normalised: 2 x the vector width."""
-    words = [t for t in _words(text) if t[2].isalpha()]
-    left = [w for s, e, w in words if e <= start][::-1][:VECTOR_WORDS]
-    right = [w for s, e, w in words if s >= end][:VECTOR_WORDS]
-    return np.concatenate([_mean(left, vector_of), _mean(right, vector_of)])
-
-
-def _mean(words: list[str], vector_of) -> np.ndarray:
-    vecs = [v for v in (vector_of(w) for w in words) if v is not None]
-    if not vecs:
-        return np.zeros(vector_of.width, dtype=np.float32)
-    m = np.mean(vecs, axis=0)
-    n = float(np.linalg.norm(m))
-    return (m / n if n else m).astype(np.float32)
+    left, right = _sides(text, start, end, alpha=True)
+    return np.concatenate([_mean(left[:VECTOR_WORDS], vector_of), _mean(right[:VECTOR_WORDS], vector_of)])

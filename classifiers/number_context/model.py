@@ -10,11 +10,11 @@ chosen out of fold.
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 
 import numpy as np
 
+from classifiers import context_weights
 from classifiers.number_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "number_context.safetensors"
@@ -39,41 +39,22 @@ class NumberContext:
         return float(1.0 - p[0]), self.classes[1 + int(np.argmax(p[1:]))]
 
 
+WHAT, SWITCH = "number-context", "--no-number-context"
+
+
 @functools.cache
 def weights_sha256() -> str:
-    import hashlib
-
-    return hashlib.sha256(_weights_bytes()).hexdigest()
-
-
-def _weights_bytes() -> bytes:
-    from builder.errors import ModelError
-
-    try:
-        return WEIGHTS.read_bytes()
-    except OSError as exc:
-        raise ModelError(f"the number-context model {WEIGHTS} cannot be read ({exc.strerror}): reinstall the "
-                         "package, or pass --no-number-context") from exc
+    return context_weights.sha256(WEIGHTS, WHAT, SWITCH)
 
 
 @functools.cache
 def load() -> NumberContext:
-    from safetensors.numpy import load as load_bytes
-
     from builder.clean.recognizers import load_ner
     from builder.errors import ModelError
     from classifiers.person_context.features import Vectors
 
-    raw = _weights_bytes()
-    try:
-        tensors = load_bytes(raw)
-        header = json.loads(raw[8:8 + int.from_bytes(raw[:8], "little")])
-        meta = json.loads(header["__metadata__"]["meta"])
-        weights = (tensors["sparse"], tensors["dense"], tensors["bias"])
-        threshold = float(meta["threshold"])
-    except Exception as exc:  # any damage to the file: one clear line, never a traceback
-        raise ModelError(f"the number-context model {WEIGHTS} is damaged ({type(exc).__name__}: {exc}): reinstall "
-                         "the package, or pass --no-number-context") from exc
+    (weights, threshold), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
+        (t["sparse"], t["dense"], t["bias"]), float(m["threshold"])))
     n = len(features.CLASSES)
     if (meta.get("features_version") != FEATURES_VERSION or tuple(meta.get("classes", ())) != features.CLASSES
             or weights[0].shape != (n, features.DIMS) or weights[2].shape != (n,) or not 0 < threshold < 1):

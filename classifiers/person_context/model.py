@@ -9,11 +9,11 @@ feature version and the operating threshold chosen out of fold.
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 
 import numpy as np
 
+from classifiers import context_weights
 from classifiers.person_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "person_context.safetensors"
@@ -36,41 +36,22 @@ class PersonContext:
         return 1.0 / (1.0 + np.exp(-z))
 
 
+WHAT, SWITCH = "person-context", "--no-person-context"
+
+
 @functools.cache
 def weights_sha256() -> str:
-    import hashlib
-
-    return hashlib.sha256(_weights_bytes()).hexdigest()
-
-
-def _weights_bytes() -> bytes:
-    from builder.errors import ModelError
-
-    try:
-        return WEIGHTS.read_bytes()
-    except OSError as exc:
-        raise ModelError(f"the person-context model {WEIGHTS} cannot be read ({exc.strerror}): reinstall the "
-                         "package, or pass --no-person-context") from exc
+    return context_weights.sha256(WEIGHTS, WHAT, SWITCH)
 
 
 @functools.cache
 def load() -> PersonContext:
-    from safetensors.numpy import load as load_bytes
-
     from builder.clean.names import first_names
     from builder.clean.recognizers import load_ner
     from builder.errors import ModelError
 
-    raw = _weights_bytes()
-    try:
-        tensors = load_bytes(raw)
-        header = json.loads(raw[8:8 + int.from_bytes(raw[:8], "little")])
-        meta = json.loads(header["__metadata__"]["meta"])
-        weights = (tensors["sparse"], tensors["dense"], float(tensors["bias"][0]))
-        thresholds = float(meta["threshold"]), float(meta["threshold_unfound"])
-    except Exception as exc:  # any damage to the file: one clear line, never a traceback
-        raise ModelError(f"the person-context model {WEIGHTS} is damaged ({type(exc).__name__}: {exc}): reinstall "
-                         "the package, or pass --no-person-context") from exc
+    (weights, thresholds), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
+        (t["sparse"], t["dense"], float(t["bias"][0])), (float(m["threshold"]), float(m["threshold_unfound"]))))
     if meta.get("features_version") != FEATURES_VERSION or weights[0].shape != (features.DIMS,) or not all(
             0 < t < 1 for t in thresholds):
         raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "

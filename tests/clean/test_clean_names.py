@@ -219,12 +219,16 @@ def test_an_before_a_consonant_is_a_given_name(text, names):
 ])
 def test_a_first_name_and_an_unknown_capitalised_word_are_a_full_name(text, names):
     from builder.clean.config import CleanConfig
-    from builder.clean.names import full_name_shape
     from builder.clean.pii import PiiDetector
 
     (scan,) = PiiDetector(CleanConfig()).scan([text])
     full = [text[s["start"]:s["end"]] for s in scan.spans if s.get("basis") == "full_name"]
     assert full == (names or [])
+
+
+def test_the_full_name_shape():
+    from builder.clean.names import full_name_shape
+
     assert full_name_shape("Jack Sutton") and full_name_shape("Daniel Klemczak")  # a census surname, an unseen word
     assert not full_name_shape("Teresa White") and not full_name_shape("jack sutton")  # an English word; lower case
     assert not full_name_shape("Les Miserables") and not full_name_shape("Monte Cristo")  # words NER has read: titles
