@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Six sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Seven sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -16,6 +16,11 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   phones, about a third with no cue word before the value, 47 in seven other languages, and 120
   with numbers that are no one's (public ZIPs, documentation test cards, models, hotlines) to keep.
 
+- ``numbers_b``: 200 messages with 242 postcodes, cards, ids and phones in texting style or to
+  support, and 200 with tempting numbers nobody owns ("my score was 30412", "my room is 1204").
+  Written after the number-context model was trained: neither half is in its training or was
+  read, so both halves measure it.
+
 ``--rules-only`` runs clean without the number-context model (``--no-number-context``) and saves
 the set's figures as ``<set>:rules_only``, beside the default run's.
 
@@ -26,7 +31,7 @@ fourth turn of a chat whose other turns read as people chatting. A value survive
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|streets|accounts|numbers ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|streets|accounts|numbers|numbers_b ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -42,7 +47,8 @@ import pii_wide_canaries as wide
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
-        "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl"}  # set -> file (each split by id parity)
+        "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl",
+        "numbers_b": "numbers_b.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
