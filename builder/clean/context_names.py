@@ -48,6 +48,15 @@ def candidates(text: str, spans: list[dict]) -> list[tuple[int, int, str]]:
     return out
 
 
+def typed_chat_turn(turn: dict, text: str, i: int, traits, max_chars: int) -> bool:
+    """A turn a person typed (the user's; the second side's in a person-to-person chat: a model's
+    names and numbers are public or its examples), of chat size, with no code and no long paste:
+    where the context models judge what no finder found."""
+    typed = turn["role"] == "user" or (traits.has("peer_chat") and turn["role"] == "assistant")
+    return (typed and bool(text) and len(text) <= max_chars and not traits.at("code", i)
+            and not traits.at("long_paste", i))
+
+
 def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
     """The scans with a PERSON span added for each candidate the person-context model reads as a
     private person's (see the module docstring)."""
@@ -56,12 +65,9 @@ def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, 
 
     model = load()
     found = frozenset(traits.found)
-    peer = traits.has("peer_chat")
     out = []
     for i, (turn, text, scan) in enumerate(zip(turns, texts, scans)):
-        typed = turn["role"] == "user" or (peer and turn["role"] == "assistant")
-        if (not typed or not scan.english or not text or len(text) > max_chars or traits.at("code", i)
-                or traits.at("long_paste", i)):
+        if not scan.english or not typed_chat_turn(turn, text, i, traits, max_chars):
             out.append(scan)
             continue
         added: list[dict] = []

@@ -2,8 +2,8 @@
 
 The number finders (numbers.py) want evidence they can name: a cue word before the value ("zip",
 "card no."), a state before a ZIP, a Luhn digit with an issuer's prefix. People give their numbers
-without it ("we're in 30309", "its 4417 2231 9902 1186 exp 09/27", "my nhs one is 485 777 3456",
-"member # A-448812"), and every new wording would need a new rule. So every run of digit tokens
+without it ("they told me my case is 88-20431", "rg 32.447.891-X", "my claim ref is
+2025-HC-118204": no finder takes these), and every new wording would need a new rule. So every run of digit tokens
 (classifiers/number_context/features.candidates) that no finder took, in the turns a person typed
 (the user's, and the second side's in a person-to-person chat: a model's numbers are examples)
 outside code, long pastes and lists of numbers, is judged by the number-context model from its shape and the words
@@ -44,17 +44,16 @@ def in_lists(text: str, found: list[tuple[int, int]]) -> set[int]:
 def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits, entities,
                         max_chars: int = 4000) -> list:
     """The scans with a span added for each number the number-context model reads as personal."""
+    from builder.clean.context_names import typed_chat_turn
     from builder.clean.pii import PLAIN
     from builder.traits.code import code_ranges, in_ranges
     from classifiers.number_context.features import MAX_CANDIDATES, candidates
     from classifiers.number_context.model import load
 
     model = None
-    peer = traits.has("peer_chat")
     out = []
     for i, (turn, text, scan) in enumerate(zip(turns, texts, scans)):
-        typed = turn["role"] == "user" or (peer and turn["role"] == "assistant")
-        if not typed or not text or len(text) > max_chars or traits.at("code", i) or traits.at("long_paste", i):
+        if not typed_chat_turn(turn, text, i, traits, max_chars):
             out.append(scan)
             continue
         text = text.translate(PLAIN)  # what the finders read: one character for one, offsets unchanged

@@ -53,8 +53,8 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
                    "a person typed (\"picking up lucas\") that it reads as a private person's.")
 @click.option("--no-number-context", is_flag=True,
               help="Turn off the learned number-context model (classifiers/number_context). By default it redacts "
-                   "the numbers no finder found in turns a person typed (\"we're in 30309\", \"its 4417 2231 9902 "
-                   "1186 exp 09/27\") that it reads as someone's postcode, card, id or phone number.")
+                   "the numbers no finder found in turns a person typed (\"they told me my case is 88-20431\") that "
+                   "it reads as someone's postcode, card, id or phone number.")
 @click.option("--public-figures", type=click.Path(path_type=Path, dir_okay=False),
               help="A list of public figures (CSV/TSV with a 'name' column, or one name per line): a found name "
                    "that is one of them, whole, stays (e.g. Pantheon 1.0; names of two words or more).")
