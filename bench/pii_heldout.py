@@ -316,9 +316,10 @@ def score_labels(rows, fates) -> dict:
     return out
 
 
-def score_canaries(rows, fates, leaks: list | None = None) -> dict:
+def score_canaries(rows, fates, leaks: list | None = None, people: list | None = None) -> dict:
     """``leaks``, when given, receives (kind, turn text, offset, value) of every leaked canary, for
-    ``leak_causes`` (aggregates only: nobody reads the values)."""
+    ``leak_causes``; ``people`` (turn text, offset, value, removed) of every PERSON canary in a surviving
+    dialogue, for ``person_shapes`` (aggregates only: nobody reads the values)."""
     t = Tally()
     for row in rows:
         src, f = row["source"], fates[row["id"]]
@@ -341,6 +342,8 @@ def score_canaries(rows, fates, leaks: list | None = None) -> dict:
             half = len(words) > 1 and any(words) and not all(words)
             if not removed and leaks is not None:
                 leaks.append((v["kind"], raw, at, v["value"]))
+            if v["kind"] == "PERSON" and people is not None:
+                people.append((raw, at, v["value"], removed))
             t.add(groups, n=1, surviving=1, removed=removed, leaked=not removed, intact=not damaged,
                   multiword=len(words) > 1, half=half)
     out = {}
@@ -396,6 +399,40 @@ def leak_causes(leaks: list, public_figures: Path | None = None) -> dict:
             **dict(sorted(out.items()))}
 
 
+def person_shapes(people: list) -> dict:
+    """Per shape of the PERSON canaries in surviving dialogues, how many there are and how many leaked
+    (counts, never the values): words, case, whether the name opens a sentence, whether its first word
+    is a census first name, an English word or a word the NER model has no vector for, whether the turn
+    has any capital letter, and whether ``context_names.candidates`` proposes it to the person-context
+    model (run on the turn alone)."""
+    sys.path.insert(0, str(ROOT))
+    from builder.clean.config import CleanConfig
+    from builder.clean.context_names import candidates
+    from builder.clean.names import first_names, unseen_word
+    from builder.clean.pii import PiiDetector
+    from builder.clean.truecase import is_english_word
+
+    texts = sorted({text for text, _, _, _ in people})
+    found = dict(zip(texts, PiiDetector(CleanConfig()).scan(texts))) if texts else {}
+    shapes: dict = defaultdict(lambda: {"n": 0, "leaked": 0})
+    for text, at, value, removed in people:
+        words = value.split()
+        first = words[0].strip(".,'’\"")
+        case = ("lower" if value.islower() else "title" if all(w[:1].isupper() for w in words)
+                else "upper" if value.isupper() else "mixed")
+        before = text[max(0, at - 3):at]
+        opens = at == 0 or bool(re.search(r"(?:^|[.!?:\n])\s*$", before))
+        proposed = any(s < at + len(value) and at < e for s, e, _ in candidates(text, found[text].spans))
+        capitals = any(c.isupper() for c in text)
+        for key in ("all", f"words_{min(len(words), 3)}", f"case_{case}", f"opens_sentence_{opens}",
+                    f"first_word_census_{first.lower() in first_names()}", f"first_word_english_{is_english_word(first)}",
+                    f"first_word_unseen_{unseen_word(first)}", f"turn_has_capitals_{capitals}",
+                    f"case_{case}_turn_has_capitals_{capitals}", f"proposed_to_model_{proposed}"):
+            shapes[key]["n"] += 1
+            shapes[key]["leaked"] += not removed
+    return dict(sorted(shapes.items()))
+
+
 # ---- main ----------------------------------------------------------------------------------------
 
 def check_provenance(rows: list[dict], sources: dict) -> list[str]:
@@ -419,11 +456,14 @@ def main() -> None:
                         help=f"where the JSON goes (default {RESULTS.name}, or *_public_figures.json with --public-figures)")
     parser.add_argument("--rules-only", action="store_true",
                         help="clean without the number-context model (--no-number-context); default output *_rules_only.json")
+    parser.add_argument("--no-lower-case-names", action="store_true",
+                        help="clean without the lower-case-name model; default output *_no_lower_case_names.json")
     parser.add_argument("--public-figures", type=Path, default=None,
                         help="pass clean a public-figure list (e.g. ../shared/data/people/pantheon_1_0_people.csv)")
     args = parser.parse_args()
     if args.output is None:
-        suffix = ("_public_figures" if args.public_figures else "") + ("_rules_only" if args.rules_only else "")
+        suffix = (("_public_figures" if args.public_figures else "") + ("_rules_only" if args.rules_only else "")
+                  + ("_no_lower_case_names" if args.no_lower_case_names else ""))
         args.output = RESULTS.with_name(RESULTS.stem + suffix + ".json")
     started = time.perf_counter()
 
@@ -457,6 +497,8 @@ def main() -> None:
             clean_args += ["--public-figures", str(args.public_figures.resolve())]
         if args.rules_only:
             clean_args += ["--no-number-context"]
+        if args.no_lower_case_names:
+            clean_args += ["--no-lower-case-names"]
         run(ingest_args)
         clean_s = run(clean_args)
         ingested, ingest_ledger = read_stage(work / "ingested")
@@ -490,8 +532,9 @@ def main() -> None:
         "clean_dropped": clean_drops,
         "unaligned_turns": unaligned_turns,
         "labels": score_labels(sets["labels"], fates),
-        "canaries": score_canaries(sets["canaries"], fates, leaks := []),
+        "canaries": score_canaries(sets["canaries"], fates, leaks := [], people := []),
         "canary_leak_causes": leak_causes(leaks, args.public_figures),
+        "canary_person_shapes": person_shapes(people),
         "throughput": {"dialogues_into_clean": n_clean, "turns_into_clean": turns, "clean_wall_s": round(clean_s, 2),
                        "dialogues_per_s_wall": round(n_clean / clean_s, 2),
                        "clean_setup_s": round(timings.get("setup_s", 0), 2),

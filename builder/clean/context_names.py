@@ -18,6 +18,11 @@ private person's becomes a PERSON span with basis ``context`` and
 ``private_context`` (its probability), so that the policy treats it like a name its own context
 vouches for. The threshold for these candidates is the model's ``threshold_unfound``, chosen out of
 fold on hand-labelled candidates of this kind.
+
+Names typed in lower case that neither kind proposes or the person-context model does not take
+("me and dean kowalski", "mama nkechi just called") are judged by a second model, the lower-case-name
+model (classifiers/lower_case_name, ``add_lower_case_names``), which reads whether a lower-case word is
+used as a name at all; the policy then decides whose name it is, as for NER's.
 """
 
 from __future__ import annotations
@@ -83,5 +88,41 @@ def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, 
                     start, end = whole_lower_case_name(text, start, end)  # "magdalena van der linde"
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "context", "private_context": round(p, 3)})
+        out.append(replace(scan, spans=sorted([*scan.spans, *added], key=lambda s: s["start"])) if added else scan)
+    return out
+
+
+def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
+    """The scans with a PERSON span added for each lower-case word the lower-case-name model
+    (classifiers/lower_case_name) reads as a name its writer did not capitalise ("went to the mall
+    with jake", "hunter said no"), widened over the surname typed after it ("dean kowalski"), in the
+    same turns as ``add_unfound_names``. The span's basis is ``lower_case_name`` and ``lower_case_name``
+    holds the probability; the policy then judges it like any name (public figures, stories, puzzles).
+    A word the dialogue writes elsewhere inside another entity NER found (a work, a place, an
+    organisation: "alice" beside "Alice in Wonderland") is that entity's, and a word one slip of the
+    keyboard away from an English word ("peroid") is that word: neither is guessed a name."""
+    from builder.clean.names import whole_lower_case_name
+    from builder.clean.truecase import typo_of_english_word
+    from classifiers.lower_case_name.features import candidates as lower_words
+    from classifiers.lower_case_name.model import load
+
+    model = load()
+    in_things = {w.lower() for text, scan in zip(texts, scans) for a, b in scan.things for w in WORD.findall(text[a:b])}
+    out = []
+    for i, (turn, text, scan) in enumerate(zip(turns, texts, scans)):
+        if not scan.english or not typed_chat_turn(turn, text, i, traits, max_chars):
+            out.append(scan)
+            continue
+        taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed)] + list(scan.things)
+        added: list[dict] = []
+        for start, end in lower_words(text):
+            if (any(a < end and start < b for a, b in taken) or any(a["start"] < end and start < a["end"] for a in added)
+                    or text[start:end] in in_things or typo_of_english_word(text[start:end])):
+                continue
+            p = model.probability(text, start, end)
+            if p >= model.threshold:
+                start, end = whole_lower_case_name(text, start, end)
+                added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
+                              "basis": "lower_case_name", "lower_case_name": round(p, 3)})
         out.append(replace(scan, spans=sorted([*scan.spans, *added], key=lambda s: s["start"])) if added else scan)
     return out

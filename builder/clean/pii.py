@@ -129,6 +129,10 @@ class PiiDetector:
             from classifiers.number_context.model import load as load_number_context
 
             load_number_context()
+        if self.config.judges_lower_case_names:
+            from classifiers.lower_case_name.model import load as load_lower_case_name
+
+            load_lower_case_name()
         if self.config.public_figures:
             from builder.clean.gazetteer import load
             from builder.clean.precision import use_public_figures
@@ -150,6 +154,10 @@ class PiiDetector:
             from classifiers.number_context.model import weights_sha256 as number_sha256
 
             out["number_context_sha256"] = number_sha256()
+        if self.config.judges_lower_case_names:
+            from classifiers.lower_case_name.model import weights_sha256 as lower_sha256
+
+            out["lower_case_name_sha256"] = lower_sha256()
         return out
 
     def scan(self, texts: list[str], english: list[bool] | None = None,

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from builder.clean import policy
-from builder.clean.context_names import add_unfound_names
+from builder.clean.context_names import add_lower_case_names, add_unfound_names
 from builder.clean.context_numbers import add_unfound_numbers
 from builder.clean.names import PARTICLES, lower_case_first_name
 from builder.clean.pii import PLAIN, TurnScan, resolve_overlaps
@@ -57,6 +57,7 @@ def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[st
     A name is looked for with its exact case ("Anna" but not "anna", never "the"); a name found
     in lower case also in title case, and its parts that are census first names and at most nouns in
     lower case too ("lucas" ... "lucas was mad"; never "für" of a German clause NER took). A name
+    found in lower case is looked for whole in lower case too ("dean kowalski"). A name
     found as a single word that is also an English word ("Material", "Lily") is not looked
     for elsewhere; as a part of a longer name ("Will Turner") it is looked for only inside a
     sentence, never as its first word ("Will you...")."""
@@ -71,6 +72,8 @@ def spread_values(texts: list[str], scans: list[TurnScan]) -> dict[str, tuple[st
                     values.setdefault(value, (s["entity"], s["score"], False))
                 continue
             if value.islower():  # "my name praba": the model will write "Praba", a person "praba" again
+                if len(value.split()) > 1:
+                    values.setdefault(value, ("PERSON", s["score"], False))  # "dean kowalski" whole, never half
                 for part in value.split():
                     part = part.strip(".,'\"’")
                     if part not in NOT_NAMES and part not in PARTICLES and lower_case_first_name(part):
@@ -134,6 +137,8 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
     traits = traits if traits is not None else tag(turns)
     if config.judges_person_context:
         scans = add_unfound_names(turns, texts, scans, traits, config.chunk_chars)
+    if config.judges_lower_case_names:
+        scans = add_lower_case_names(turns, texts, scans, traits, config.chunk_chars)
     if config.judges_number_context:
         scans = add_unfound_numbers(turns, texts, scans, traits, config.entities, config.chunk_chars)
     ctx = Context(turns, texts, scans, traits, config)
@@ -178,7 +183,8 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
 def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
     """How many spans the policy kept stand on a context model's reading: a found name on the second
     side of a person-to-person chat (``person_context_found``), a word no finder found
-    (``person_context_unfound``, basis ``context``), a number no finder found (``number_context``)."""
+    (``person_context_unfound``, basis ``context``), a number no finder found (``number_context``), a
+    name typed in lower case (``lower_case_name``)."""
     out: dict[str, int] = {}
     for scan in scans:
         for s in scan.spans:
@@ -187,6 +193,8 @@ def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
                 out[key] = out.get(key, 0) + 1
             elif s.get("number_context") is not None:
                 out["number_context"] = out.get("number_context", 0) + 1
+            elif s.get("lower_case_name") is not None:
+                out["lower_case_name"] = out.get("lower_case_name", 0) + 1
     return out
 
 

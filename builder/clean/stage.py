@@ -36,7 +36,8 @@ class CleanStage:
     name = "clean"
     @property
     def version(self) -> str:
-        """"1", and the hash of each context model's weights that judges (names, numbers): new weights rerun the stage."""
+        """"1", and the hash of each context model's weights that judges (names, numbers, lower-case names): new
+        weights rerun the stage."""
         out = "1"
         if self.config.judges_person_context:
             from classifiers.person_context.model import weights_sha256
@@ -46,6 +47,10 @@ class CleanStage:
             from classifiers.number_context.model import weights_sha256 as number_sha256
 
             out += f"+number_context.{number_sha256()[:16]}"
+        if self.config.judges_lower_case_names:
+            from classifiers.lower_case_name.model import weights_sha256 as lower_sha256
+
+            out += f"+lower_case_name.{lower_sha256()[:16]}"
         return out
     reads = ("dialogue_id", "turns", "language")
     writes = ("turns", "pii", "toxicity", "language", "traits")

@@ -22,7 +22,7 @@ from builder.traits import Traits
 from builder.traits.fiction import character_sheet, narrated, role_play
 from builder.traits.long_paste import long_paste
 
-WEAK = ("ner", "list", "full_name")  # a name only NER, a list next to such a name or its shape vouches for
+WEAK = ("ner", "list", "full_name", "lower_case_name")  # a name only NER, a list next to such a name, its shape or its lower-case use vouches for
 # Bases of a name the user gave as their own or a contact's: they hold in fiction and worksheets too.
 OWN_NAME_BASES = ("intro", "relation", "signoff", "address_block", "lower_cue", "transcript", "first_person", "ner+intro", "ner+relation",
                   "context+intro", "context+relation")  # "named"/"field" kinds ("a kid named Hinson", "Name: Ayumi") are characters

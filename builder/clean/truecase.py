@@ -114,3 +114,27 @@ def _first_name_or_noun(word: str) -> bool:
         return True
     words, _, _ = _lexicon()
     return w in words["noun"] and at_most_a_noun(w)
+
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@functools.cache
+def typo_of_english_word(word: str) -> bool:
+    """A word of five letters or more that is no English word but becomes one with a single swap of
+    neighbours, a changed letter or an added one ("peroid", "hypotehtical", "recepie", "teh" is too
+    short): a slip of the keyboard, not a name. Dropping a letter is not tried: "aisling" is a name
+    though "ailing" is a word."""
+    w = word.lower()
+    if len(w) < 5 or not w.isalpha() or is_english_word(w):
+        return False
+    swaps = (w[:i] + w[i + 1] + w[i] + w[i + 2:] for i in range(len(w) - 1))
+    changes = (w[:i] + c + w[i + 1:] for i in range(len(w)) for c in LETTERS if c != w[i])
+    inserts = (w[:i] + c + w[i:] for i in range(len(w) + 1) for c in LETTERS)
+    return any(_dictionary_word(v) for gen in (swaps, changes, inserts) for v in gen)
+
+
+def _dictionary_word(word: str) -> bool:
+    """In WordNet's lemma index as it stands (no inflection rules: "peroid" -> "perods" is no word)."""
+    words, _, _ = _lexicon()
+    return any(word in known for known in words.values())

@@ -1,4 +1,4 @@
-"""Both context models read their weights through classifiers/context_weights.py: a missing or
+"""The context models read their weights through classifiers/context_weights.py: a missing or
 damaged file is one ModelError line that names the switch turning the model off."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 
 
 @pytest.mark.parametrize("module, switch", [("classifiers.person_context.model", "--no-person-context"),
-                                            ("classifiers.number_context.model", "--no-number-context")])
+                                            ("classifiers.number_context.model", "--no-number-context"),
+                                            ("classifiers.lower_case_name.model", "--no-lower-case-names")])
 @pytest.mark.parametrize("content, message", [(None, "cannot be read"), (b"\x08\x00\x00\x00\x00\x00\x00\x00{}", "damaged"),
                                                 (b"garbage", "damaged")])
 def test_missing_or_damaged_weights_are_one_clear_line(tmp_path, monkeypatch, module, switch, content, message):

@@ -1,0 +1,244 @@
+"""Train the lower-case-name model and write lower_case_name.safetensors + train_results.json.
+
+No hand labels: careful writers label the names themselves. In real chat turns typed with
+capitals, the words NER reads as a person's name (title case, and a ``features.candidates`` word
+once lower-cased) are names; the turn is then given as a fast typist would have typed it, and each
+candidate word in it is a row:
+
+- ``names_lowered``: only those names lower-cased ("went to the mall with jake"); the row of a
+  name word is 1, every other candidate of the turn (a word its writer typed in lower case) 0;
+- ``all_lowered``: the whole turn lower-cased (every name, place, brand and sentence start too):
+  the name words 1, the rest 0 ("netflix", "byu", a lower-cased "Dang");
+- ``as_typed``: a quarter of the turns with no name, unchanged: their lower-case candidates 0.
+
+- ``unseen_name``: each name row again, the name replaced by a name the model cannot know by its
+  word vector, so it must read the name's use: half of the time a census first or last name the NER
+  model has no vector for ("with jake" -> "with nakisha"), half of the time a made-up one, the start
+  of one such name joined to the end of another, in no list and no dictionary ("with nakmer"), as
+  names from outside the census lists are ("nkechi", "tomasz"). Its recall is reported apart; the
+  threshold is chosen on the other rows.
+
+A name word that opens a sentence is left out unless it is a census first or last name (NER reads
+"Dang", "Uhm", "Goodnight" there as people); so are the other words inside a person's name. The
+turns: chitchat-dataset's conversations (both sides are people; not those of bench/pii_heldout, of
+bench/pii_chitchat_tuning or of the topic seed: only their ``source_id`` fields are read) and
+WildChat's user turns (the tuning source). Topical-Chat and OpenAssistant are left out, for benches.
+NER's own mistakes stay in the labels (a name it missed is a 0): the out-of-fold precision below is
+a floor.
+
+Out of fold (``FOLDS`` folds grouped by conversation) it reports, per variant and threshold, the
+names reached and the other words flagged; the threshold is the lowest whose out-of-fold precision
+is at least ``MIN_PRECISION``. Then the model is refit on everything.
+
+Usage: python -m classifiers.lower_case_name.train --chitchat WHEEL [--data ../shared/data]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from classifiers.lower_case_name import features
+from classifiers.lower_case_name.model import FEATURES_VERSION, WEIGHTS
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+RESULTS = HERE / "train_results.json"
+MAX_CHARS = 2000
+AS_TYPED_SHARE = 0.3  # of the turns with no name, kept as typed
+ALL_LOWERED_SHARE = 0.25  # of the turns with no name, lower-cased whole
+MIN_PRECISION = 0.9
+C = 1.0
+FOLDS = 5
+SEED = 7
+THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.5, 0.99, 0.05))
+TITLE = re.compile(r"[A-Z][a-z]+$")
+OPENS = re.compile(r"(?:^|[.!?\n])\s*$")
+
+
+def turns(data: Path, chitchat: Path) -> list[tuple[str, str, str]]:
+    """(source, conversation, text) of every turn used."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from pii_heldout import load_chitchat
+
+    from classifiers.person_context.draw import EXCLUDE  # held-out bench, chitchat tuning bench, topic seed
+
+    excluded = set()
+    for rel in EXCLUDE:
+        excluded |= {json.loads(line).get("source_id") for line in (ROOT / rel).read_text().splitlines() if line.strip()}
+    out = []
+    for cid, conv in load_chitchat(chitchat).items():
+        if cid not in excluded:
+            out += [("chitchat", f"chitchat:{cid}", t["text"]) for t in conv]
+    for path in sorted((data / "logs" / "wildchat").glob("wildchat_*.json")):
+        try:
+            conv = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        for c in conv if isinstance(conv, list) else [conv]:
+            out += [("wildchat", f"wildchat:{path.stem}", m["content"]) for m in c.get("messages", [])
+                    if m.get("role") == "user" and isinstance(m.get("content"), str) and len(m["content"]) <= MAX_CHARS]
+    return [t for t in out if any(c.isupper() for c in t[2]) and any(c.islower() for c in t[2])]
+
+
+def name_words(text: str, people: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    from builder.clean.names import first_names, last_names
+
+    out = []
+    for s, e in people:
+        for m in re.finditer(r"\S+", text[s:e]):
+            w = m.group().strip(".,!?'’\"")
+            a = s + m.start() + m.group().find(w)
+            if not TITLE.match(w) or not features.word_kind(w.lower()):
+                continue
+            if OPENS.search(text[max(0, a - 3):a]) and w.lower() not in first_names() | last_names():
+                continue  # "Dang", "Uhm" at a sentence's start: NER's, not a name
+            out.append((a, a + len(w)))
+    return out
+
+
+def unseen_names(vocab) -> list[str]:
+    """Census first and last names that are candidates and have no word vector ("nakisha", "kraemer")."""
+    from builder.clean.names import first_names, last_names
+
+    return sorted(w for w in first_names() | last_names() if features.word_kind(w) and not vocab.has_vector(w))
+
+
+def made_up_name(pool: list[str], rng: random.Random, vocab) -> str:
+    """The start of one unseen name joined to the end of another, in no list, dictionary or vocabulary."""
+    from builder.clean.names import first_names, last_names
+
+    while True:
+        a, b = rng.choice(pool), rng.choice(pool)
+        word = a[:max(2, len(a) // 2)] + b[len(b) // 2:]
+        if (len(word) >= 4 and features.word_kind(word) == "unknown" and word not in last_names()
+                and word not in first_names() and not vocab.has_vector(word)):
+            return word
+
+
+def rows_of(texts: list[tuple[str, str, str]], counts: Counter) -> list[dict]:
+    from builder.clean.recognizers import load_ner
+
+    rng = random.Random(SEED)
+    nlp = load_ner()
+    pool = unseen_names(nlp.vocab)
+    rows = []
+    for (source, group, text), doc in zip(texts, nlp.pipe([t[2] for t in texts], batch_size=256)):
+        people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
+        words = name_words(text, people)
+        variants = []
+        if words:
+            lowered = list(text)
+            for a, b in words:
+                lowered[a:b] = text[a:b].lower()
+            variants.append(("names_lowered", "".join(lowered)))
+        if words or rng.random() < ALL_LOWERED_SHARE:
+            variants.append(("all_lowered", text.lower()))
+        if not words and rng.random() < AS_TYPED_SHARE:
+            variants.append(("as_typed", text))
+        for variant, typed in variants:
+            for s, e in features.candidates(typed):
+                name = (s, e) in words
+                if not name and any(a <= s and e <= b for a, b in people):
+                    counts["left_out_in_a_name"] += 1
+                    continue
+                counts[f"{source}/{variant}/{int(name)}"] += 1
+                rows.append({"source": source, "group": group, "variant": variant, "text": typed, "start": s,
+                             "end": e, "label": int(name)})
+                if name:
+                    other = rng.choice(pool) if rng.random() < 0.5 else made_up_name(pool, rng, nlp.vocab)
+                    counts[f"{source}/unseen_name/1"] += 1
+                    rows.append({"source": source, "group": group, "variant": "unseen_name", "label": 1,
+                                 "text": typed[:s] + other + typed[e:], "start": s, "end": s + len(other)})
+    return rows
+
+
+def matrix(rows: list[dict], vectors):
+    from scipy.sparse import csr_matrix, hstack
+
+    indptr, indices = [0], []
+    for r in rows:
+        idx = features.buckets(features.sparse(r["text"], r["start"], r["end"]))
+        indices.extend(idx.tolist())
+        indptr.append(len(indices))
+    x = csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr), shape=(len(rows), features.DIMS))
+    if vectors is None:
+        return x
+    dense = np.stack([features.dense(r["text"], r["start"], r["end"], vectors) for r in rows])
+    return hstack([x, csr_matrix(dense)]).tocsr()
+
+
+def _fit(x, y):
+    from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression(C=C, max_iter=3000).fit(x, y)
+
+
+def out_of_fold(rows: list[dict], x, y: np.ndarray) -> np.ndarray:
+    from sklearn.model_selection import GroupKFold
+
+    groups = np.array([r["group"] for r in rows])
+    proba = np.zeros(len(rows))
+    for train, test in GroupKFold(n_splits=FOLDS).split(x, y, groups):
+        proba[test] = _fit(x[train], y[train]).predict_proba(x[test])[:, 1]
+    return proba
+
+
+def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> list[dict]:
+    out = []
+    real = np.array([r["variant"] != "unseen_name" for r in rows])
+    for t in THRESHOLDS:
+        flag = proba >= t
+        entry = {"threshold": float(t),
+                 "precision": round(float((real & flag & (y == 1)).sum() / max((real & flag).sum(), 1)), 4),
+                 "recall": round(float((real & flag & (y == 1)).sum() / max((real & (y == 1)).sum(), 1)), 4)}
+        for variant in ("names_lowered", "all_lowered", "as_typed", "unseen_name"):
+            m = np.array([r["variant"] == variant for r in rows])
+            entry[variant] = {"names": int((m & (y == 1)).sum()), "names_flagged": int((m & flag & (y == 1)).sum()),
+                              "other_words": int((m & (y == 0)).sum()), "other_flagged": int((m & flag & (y == 0)).sum())}
+        out.append(entry)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chitchat", type=Path, default=os.environ.get("MMRC_CHITCHAT_WHEEL"),
+                        help="chitchat-dataset 0.9.0 wheel or its dataset.json")
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    args = parser.parse_args()
+    if not args.chitchat:
+        sys.exit("pass --chitchat WHEEL (pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
+    from builder.clean.recognizers import load_ner
+    from classifiers.person_context.features import Vectors
+
+    counts: Counter = Counter()
+    rows = rows_of(turns(args.data, Path(args.chitchat)), counts)
+    x = matrix(rows, Vectors(load_ner().vocab))
+    y = np.array([r["label"] for r in rows])
+    oof = report(rows, y, out_of_fold(rows, x, y))
+    chosen = next((e for e in oof if e["precision"] >= MIN_PRECISION), oof[-1])
+    model = _fit(x, y)
+    coef = model.coef_[0].astype(np.float32)
+    meta = {"features_version": FEATURES_VERSION, "threshold": chosen["threshold"], "C": C,
+            "min_precision": MIN_PRECISION, "rows": dict(sorted(counts.items()))}
+    from safetensors.numpy import save
+
+    WEIGHTS.write_bytes(save({"sparse": np.ascontiguousarray(coef[:features.DIMS]),
+                              "dense": np.ascontiguousarray(coef[features.DIMS:]),
+                              "bias": np.array([model.intercept_[0]], dtype=np.float32)},
+                             metadata={"meta": json.dumps(meta)}))
+    RESULTS.write_text(json.dumps({"meta": meta, "folds": FOLDS, "grouped_by": "conversation",
+                                   "out_of_fold": oof, "chosen": chosen}, indent=1) + "\n")
+    print(json.dumps({"chosen": chosen, "rows": len(rows)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""The lower-case-name model (classifiers/lower_case_name): its candidates, what it reads, what ships."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from classifiers.lower_case_name import features
+from classifiers.lower_case_name.model import FEATURES_VERSION, WEIGHTS
+
+
+@pytest.mark.parametrize("text, words", [
+    ("went to the mall with jake yesterday", ["jake"]),  # a census first name
+    ("me and dean kowalski at the plant", ["dean", "kowalski"]),  # a census name, a word no dictionary has
+    ("aisling said no. ok lol", ["aisling"]),  # slang and stop words are never candidates
+    ("Jake and Aisling came", []),  # capitalised: NER's and the finders'
+    ("see www.jake.com, jake_smith, @jake, jake.py or ~/kowalski/x", []),  # addresses, handles, files
+    ("the funtion returns teh wrong value", ["funtion", "teh"]),  # typos are candidates; the model reads them
+    ("i dont know whats up", []),  # contractions typed without their apostrophe
+])
+def test_candidates(text, words):
+    assert [text[s:e] for s, e in features.candidates(text)] == words
+
+
+def test_never_a_traceback_on_hostile_text():
+    for text in ("\ud800jake\udfff", "jake" * 5000, "a " * 3000 + "jake", "", "\n\n\n", "jaké ñame ＪＡＫＥ"):
+        for s, e in features.candidates(text):
+            assert features.sparse(text, s, e)
+
+
+def test_what_ships_fits_this_code():
+    from safetensors.numpy import load_file
+
+    tensors = load_file(str(WEIGHTS))
+    meta = json.loads(json.loads(WEIGHTS.read_bytes()[8:8 + int.from_bytes(WEIGHTS.read_bytes()[:8], "little")])
+                      ["__metadata__"]["meta"])
+    assert meta["features_version"] == FEATURES_VERSION and 0.5 <= meta["threshold"] < 1
+    assert tensors["sparse"].shape == (features.DIMS,) and tensors["bias"].shape == (1,)
+    results = json.loads((WEIGHTS.parent / "train_results.json").read_text())
+    assert results["chosen"]["threshold"] == meta["threshold"] and results["chosen"]["precision"] >= meta["min_precision"]
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("text, word, name", [
+    ("Yeah, me and dean kowalski used to work together", "dean", True),
+    ("Yeah, me and dean kowalski used to work together", "kowalski", True),
+    ("mama nkechi just called, she wants us home for easter", "easter", False),
+    ("I watch netflix and youtube all day", "netflix", False),
+    ("can you fix this: the funtion returns teh wrong value", "funtion", False),
+])
+def test_it_reads_how_the_word_is_used(text, word, name):
+    from classifiers.lower_case_name.model import load
+
+    model = load()
+    start = text.index(word)
+    assert (model.probability(text, start, start + len(word)) >= model.threshold) is name
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("word, typo", [("peroid", True), ("hypotehtical", True), ("funtion", True),
+                                        ("aisling", False),  # "ailing" is a word, but dropping a letter is not tried
+                                        ("nkechi", False), ("kowalczyk", False), ("teh", False)])  # too short
+def test_a_slip_of_the_keyboard_is_no_name(word, typo):
+    from builder.clean.truecase import typo_of_english_word
+
+    assert typo_of_english_word(word) is typo

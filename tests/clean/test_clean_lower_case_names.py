@@ -1,0 +1,49 @@
+"""Names typed in lower case (context_names.add_lower_case_names), judged by the lower-case-name model,
+end to end through the real CLI: what goes, what stays, and the switch."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from conftest import dialogue, make_stage_folder
+
+CHAT = [("user", "Yeah, me and dean kowalski used to work together at the plant"),
+        ("assistant", "How long did you and dean kowalski work there?"),  # the same name, wherever it is typed again
+        ("user", "I watch netflix and youtube all day lol"),
+        ("assistant", "Nice."),
+        ("user", "why does this fail?\n```python\njake = load()\nprint(jake)\n```"),
+        ("assistant", "It works for me.")]
+
+
+def _clean(tmp_path, *extra):
+    from builder.cli import main
+
+    src = make_stage_folder(tmp_path / "in", [dialogue(CHAT, source_id="a")])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet",
+                                       *extra])
+    assert result.exit_code == 0, result.output
+    turns = pl.read_parquet(sorted(out.glob("part-*.parquet"))[0]).to_dicts()[0]["turns"]
+    return [t["text"] for t in turns], json.loads((out / "manifest.json").read_text()), out
+
+
+@pytest.mark.models
+def test_a_name_typed_in_lower_case_goes_and_the_switch_turns_it_off(tmp_path):
+    from builder.cli import main
+
+    texts, manifest, out = _clean(tmp_path / "on")
+    assert texts[0] == "Yeah, me and <PERSON> used to work together at the plant"
+    assert texts[1] == "How long did you and <PERSON> work there?"
+    assert texts[2] == CHAT[2][1]  # brands
+    assert manifest["redacted_by_model"] == {"lower_case_name": 1}
+    assert manifest["config"]["lower_case_names"] is True
+    assert "lower_case_name_sha256" in json.dumps(manifest["models"])
+    report = CliRunner().invoke(main, ["clean", "-o", str(out), "--report"])
+    assert "lower_case_name 1" in report.output
+    texts, manifest, _ = _clean(tmp_path / "off", "--no-lower-case-names")
+    assert texts[0] == CHAT[0][1]  # no finder takes "me and dean kowalski": only the model did
+    assert manifest["config"]["lower_case_names"] is False and manifest["redacted_by_model"] == {}
