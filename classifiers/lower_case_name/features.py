@@ -50,8 +50,9 @@ def word_kind(word: str) -> str | None:
     from builder.clean.names import first_names
     from builder.clean.truecase import APOSTROPHE_LESS, SLANG, at_most_a_noun, is_english_word
 
-    if not word.islower() or word in STOP_WORDS or word in SLANG or word in APOSTROPHE_LESS:
-        return None
+    if (not word.islower() or word in STOP_WORDS or word in SLANG or word in APOSTROPHE_LESS
+            or any(ord(c) >= 0x250 for c in word)):
+        return None  # a word of another script or of Vietnamese ("достаточно", "biết"): not this model's
     if word in first_names():
         return "census" if at_most_a_noun(word) else None
     return None if is_english_word(word) else "unknown"

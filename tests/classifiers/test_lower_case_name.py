@@ -18,6 +18,7 @@ from classifiers.lower_case_name.model import FEATURES_VERSION, WEIGHTS
     ("see www.jake.com, jake_smith, @jake, jake.py or ~/kowalski/x", []),  # addresses, handles, files
     ("the funtion returns teh wrong value", ["funtion", "teh"]),  # typos are candidates; the model reads them
     ("i dont know whats up", []),  # contractions typed without their apostrophe
+    ("А имя Jerry достаточно америнское? biết", []),  # other scripts, Vietnamese
 ])
 def test_candidates(text, words):
     assert [text[s:e] for s, e in features.candidates(text)] == words
