@@ -375,20 +375,25 @@ def score_canaries(rows, fates, leaks: list | None = None, people: list | None =
     return out
 
 
-def leak_causes(leaks: list, public_figures: Path | None = None) -> dict:
-    """Per kind, how many leaked canaries the detector does not find even in their turn alone (a finder's
-    miss) and how many it finds there (so the dialogue's context kept them: a policy rule, a trait, a
-    model-made value). Runs the detector in this process; counts only."""
+def scan_alone(texts: set[str], public_figures: Path | None = None) -> dict:
+    """``{turn text: TurnScan}``: each turn scanned alone by the finders (no dialogue, no context model),
+    in this process, with the public-figure list the clean command had."""
     sys.path.insert(0, str(ROOT))
     from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
-    texts = sorted({text for _, text, _, _ in leaks})  # the finders alone: no dialogue, no context model
     config = CleanConfig()
     if public_figures is not None:  # as the clean command ran
         from builder.clean.gazetteer import fingerprint
 
         config = CleanConfig(public_figures=str(public_figures.resolve()), public_figures_sha256=fingerprint(public_figures))
-    found = dict(zip(texts, PiiDetector(config).scan(texts))) if texts else {}
+    ordered = sorted(texts)
+    return dict(zip(ordered, PiiDetector(config).scan(ordered))) if ordered else {}
+
+
+def leak_causes(leaks: list, found: dict) -> dict:
+    """Per kind, how many leaked canaries the detector does not find even in their turn alone (a finder's
+    miss) and how many it finds there (so the dialogue's context kept them: a policy rule, a trait, a
+    model-made value). ``found``: ``scan_alone`` of their turns; counts only."""
     out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
     for kind, text, at, value in leaks:
         hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
@@ -399,21 +404,16 @@ def leak_causes(leaks: list, public_figures: Path | None = None) -> dict:
             **dict(sorted(out.items()))}
 
 
-def person_shapes(people: list) -> dict:
+def person_shapes(people: list, found: dict) -> dict:
     """Per shape of the PERSON canaries in surviving dialogues, how many there are and how many leaked
     (counts, never the values): words, case, whether the name opens a sentence, whether its first word
     is a census first name, an English word or a word the NER model has no vector for, whether the turn
     has any capital letter, and whether ``context_names.candidates`` proposes it to the person-context
-    model (run on the turn alone)."""
-    sys.path.insert(0, str(ROOT))
-    from builder.clean.config import CleanConfig
+    model (``found``: ``scan_alone`` of their turns)."""
     from builder.clean.context_names import candidates
     from builder.clean.names import first_names, unseen_word
-    from builder.clean.pii import PiiDetector
     from builder.clean.truecase import is_english_word
 
-    texts = sorted({text for text, _, _, _ in people})
-    found = dict(zip(texts, PiiDetector(CleanConfig()).scan(texts))) if texts else {}
     shapes: dict = defaultdict(lambda: {"n": 0, "leaked": 0})
     for text, at, value, removed in people:
         words = value.split()
@@ -519,6 +519,8 @@ def main() -> None:
     n_clean = len(ingested)
     turns = sum(len(r["turns"]) for r in ingested.values())
     timings = clean_manifest.get("timings", {})
+    canaries = score_canaries(sets["canaries"], fates, leaks := [], people := [])
+    alone = scan_alone({text for _, text, _, _ in leaks} | {text for text, _, _, _ in people}, args.public_figures)
     result = {
         "bench": "pii_heldout",
         "split": SPLIT,
@@ -532,9 +534,9 @@ def main() -> None:
         "clean_dropped": clean_drops,
         "unaligned_turns": unaligned_turns,
         "labels": score_labels(sets["labels"], fates),
-        "canaries": score_canaries(sets["canaries"], fates, leaks := [], people := []),
-        "canary_leak_causes": leak_causes(leaks, args.public_figures),
-        "canary_person_shapes": person_shapes(people),
+        "canaries": canaries,
+        "canary_leak_causes": leak_causes(leaks, alone),
+        "canary_person_shapes": person_shapes(people, alone),
         "throughput": {"dialogues_into_clean": n_clean, "turns_into_clean": turns, "clean_wall_s": round(clean_s, 2),
                        "dialogues_per_s_wall": round(n_clean / clean_s, 2),
                        "clean_setup_s": round(timings.get("setup_s", 0), 2),

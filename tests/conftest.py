@@ -97,6 +97,25 @@ def dialogue(turn_texts: list[tuple[str, str]], images: dict[int, list[dict]] | 
     return row
 
 
+def clean_one_dialogue(tmp_path: Path, turn_texts: list[tuple[str, str]], *extra: str):
+    """Run the real ``mmrc-build clean`` (lexicon toxicity) on one dialogue; it must succeed. Returns
+    (the cleaned turns' texts, the manifest, the output folder)."""
+    import json
+
+    import polars as pl
+    from click.testing import CliRunner
+
+    from builder.cli import main
+
+    src = make_stage_folder(tmp_path / "in", [dialogue(turn_texts, source_id="a")])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet",
+                                       *extra])
+    assert result.exit_code == 0, result.output
+    turns = pl.concat([pl.read_parquet(p) for p in sorted(out.glob("part-*.parquet"))]).to_dicts()[0]["turns"]
+    return [t["text"] for t in turns], json.loads((out / "manifest.json").read_text()), out
+
+
 # -- eval (tests/eval) ------------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def smoke_model(tmp_path_factory):

@@ -53,6 +53,11 @@ def candidates(text: str, spans: list[dict]) -> list[tuple[int, int, str]]:
     return out
 
 
+def with_spans(scan, added: list[dict]):
+    """``scan`` with the ``added`` spans among its own, in order of their start."""
+    return replace(scan, spans=sorted([*scan.spans, *added], key=lambda s: s["start"])) if added else scan
+
+
 def typed_chat_turn(turn: dict, text: str, i: int, traits, max_chars: int) -> bool:
     """A turn a person typed (the user's; the second side's in a person-to-person chat: a model's
     names and numbers are public or its examples), of chat size, with no code and no long paste:
@@ -88,7 +93,7 @@ def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, 
                     start, end = whole_lower_case_name(text, start, end)  # "magdalena van der linde"
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "context", "private_context": round(p, 3)})
-        out.append(replace(scan, spans=sorted([*scan.spans, *added], key=lambda s: s["start"])) if added else scan)
+        out.append(with_spans(scan, added))
     return out
 
 
@@ -117,12 +122,12 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
         added: list[dict] = []
         for start, end in lower_words(text):
             if (any(a < end and start < b for a, b in taken) or any(a["start"] < end and start < a["end"] for a in added)
-                    or text[start:end] in in_things or typo_of_english_word(text[start:end])):
+                    or text[start:end] in in_things):
                 continue
             p = model.probability(text, start, end)
-            if p >= model.threshold:
+            if p >= model.threshold and not typo_of_english_word(text[start:end]):  # the typo check only for a flag
                 start, end = whole_lower_case_name(text, start, end)
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "lower_case_name", "lower_case_name": round(p, 3)})
-        out.append(replace(scan, spans=sorted([*scan.spans, *added], key=lambda s: s["start"])) if added else scan)
+        out.append(with_spans(scan, added))
     return out

@@ -17,7 +17,6 @@ first ``MAX_CANDIDATES`` candidates are judged (a table of numbers is no one's c
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 ENTITY = {"ZIP": "ZIP_CODE", "CARD": "CREDIT_CARD", "ID": "ID_NUMBER", "PHONE": "PHONE_NUMBER"}
 # Three numbers or more in a row, split by commas, semicolons, slashes, "and" or "or", are a list
@@ -44,7 +43,7 @@ def in_lists(text: str, found: list[tuple[int, int]]) -> set[int]:
 def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits, entities,
                         max_chars: int = 4000) -> list:
     """The scans with a span added for each number the number-context model reads as personal."""
-    from builder.clean.context_names import typed_chat_turn
+    from builder.clean.context_names import typed_chat_turn, with_spans
     from builder.clean.pii import PLAIN
     from builder.traits.code import code_ranges, in_ranges
     from classifiers.number_context.features import MAX_CANDIDATES, candidates
@@ -76,5 +75,5 @@ def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits
             if p >= model.threshold and ENTITY[kind] in entities:
                 added.append({"start": start, "end": end, "entity": ENTITY[kind], "score": round(p, 3),
                               "basis": "number_context", "number_context": round(p, 3)})
-        out.append(replace(scan, spans=sorted([*scan.spans, *added], key=lambda s: s["start"])) if added else scan)
+        out.append(with_spans(scan, added))
     return out

@@ -12,36 +12,26 @@ or a contraction typed without its apostrophe, not part of an address, a handle 
 that are either no English word ("kowalski", "aisling") or a census first name that is at most a noun
 ("jake", "sarah"; not "rose", "dawn": verbs too).
 
-Sparse features are hashed with CRC32 into ``DIMS`` buckets (stable across processes).
+Sparse features are hashed as the person-context model's are (its ``buckets``, ``DIMS``), from the
+same tokens (its ``_tokens``, cached per turn: both models read the same turns).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import zlib
 
 import numpy as np
 
-from classifiers.person_context.features import _mean
+from classifiers.person_context.features import DIMS, _mean, _tokens, buckets  # noqa: F401 (DIMS, buckets: this model's too)
 
-DIMS = 1 << 15
 VECTOR_WORDS = 3
 WINDOW = 4
-TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|[^\w\s]", re.UNICODE)
 # A lower-case word standing alone: not inside a URL, an address, a handle, a path or a snake_case name.
 WORD = re.compile(r"(?<![\w@#/\\.'’-])([^\W\d_A-Z]{3,})(?![\w@/\\'’-]|[.\-:]\w)")
 
 
-@functools.lru_cache(maxsize=64)
-def _tokens(text: str) -> tuple[tuple[int, int, str], ...]:
-    return tuple((m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text))
-
-
-def _bucket(feature: str) -> int:
-    return zlib.crc32(feature.encode("utf-8", "surrogatepass")) % DIMS
-
-
+@functools.lru_cache(maxsize=1 << 16)
 def word_kind(word: str) -> str | None:
     """"census" (a census first name that as an English word is at most a noun: "jake", "sarah", never
     "rose", "blossom" or "brad", which are verbs too), "unknown" (no English word) or None."""
@@ -101,7 +91,3 @@ def dense(text: str, start: int, end: int, vector_of) -> np.ndarray:
     left = [w for s, e, w in toks if e <= start][::-1][:VECTOR_WORDS]
     right = [w for s, e, w in toks if s >= end][:VECTOR_WORDS]
     return np.concatenate([_mean([text[start:end].lower()], vector_of), _mean(left, vector_of), _mean(right, vector_of)])
-
-
-def buckets(names: list[str]) -> np.ndarray:
-    return np.array(sorted({_bucket(f) for f in names}), dtype=np.int64)

@@ -69,23 +69,14 @@ def turns(data: Path, chitchat: Path) -> list[tuple[str, str, str]]:
     sys.path.insert(0, str(ROOT / "bench"))
     from pii_heldout import load_chitchat
 
-    from classifiers.person_context.draw import EXCLUDE  # held-out bench, chitchat tuning bench, topic seed
+    from classifiers.context_training import excluded_ids, wildchat_user_turns
 
-    excluded = set()
-    for rel in EXCLUDE:
-        excluded |= {json.loads(line).get("source_id") for line in (ROOT / rel).read_text().splitlines() if line.strip()}
+    excluded = excluded_ids()  # held-out bench, chitchat tuning bench, topic seed
     out = []
     for cid, conv in load_chitchat(chitchat).items():
         if cid not in excluded:
             out += [("chitchat", f"chitchat:{cid}", t["text"]) for t in conv]
-    for path in sorted((data / "logs" / "wildchat").glob("wildchat_*.json")):
-        try:
-            conv = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
-        for c in conv if isinstance(conv, list) else [conv]:
-            out += [("wildchat", f"wildchat:{path.stem}", m["content"]) for m in c.get("messages", [])
-                    if m.get("role") == "user" and isinstance(m.get("content"), str) and len(m["content"]) <= MAX_CHARS]
+    out += wildchat_user_turns(data, MAX_CHARS)
     return [t for t in out if any(c.isupper() for c in t[2]) and any(c.islower() for c in t[2])]
 
 
@@ -164,12 +155,9 @@ def rows_of(texts: list[tuple[str, str, str]], counts: Counter) -> list[dict]:
 def matrix(rows: list[dict], vectors):
     from scipy.sparse import csr_matrix, hstack
 
-    indptr, indices = [0], []
-    for r in rows:
-        idx = features.buckets(features.sparse(r["text"], r["start"], r["end"]))
-        indices.extend(idx.tolist())
-        indptr.append(len(indices))
-    x = csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr), shape=(len(rows), features.DIMS))
+    from classifiers.context_training import hashed_matrix
+
+    x = hashed_matrix(rows, lambda r: features.buckets(features.sparse(r["text"], r["start"], r["end"])), features.DIMS)
     if vectors is None:
         return x
     dense = np.stack([features.dense(r["text"], r["start"], r["end"], vectors) for r in rows])

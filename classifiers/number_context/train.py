@@ -140,11 +140,9 @@ def real_numbers(data: Path, chitchat: Path, left_out: Counter) -> list[dict]:
     from builder.clean.context_numbers import in_lists
     from builder.clean.pii import PLAIN
     from builder.traits.code import code_ranges, in_ranges
-    from classifiers.person_context.draw import EXCLUDE  # held-out bench, chitchat tuning bench, topic seed
+    from classifiers.context_training import excluded_ids, wildchat_user_turns
 
-    excluded = set()
-    for rel in EXCLUDE:  # only their source_id fields are read
-        excluded |= {json.loads(line).get("source_id") for line in (ROOT / rel).read_text().splitlines() if line.strip()}
+    excluded = excluded_ids()  # held-out bench, chitchat tuning bench, topic seed
     texts: list[tuple[str, str, str]] = []  # (source, group, text)
     for cid, turns in load_chitchat(chitchat).items():
         if cid not in excluded:
@@ -152,14 +150,7 @@ def real_numbers(data: Path, chitchat: Path, left_out: Counter) -> list[dict]:
     for cid, turns in load_topical(data / "topics" / "topical_chat_valid_freq.json").items():
         if cid not in excluded:
             texts += [("topical_chat", f"topical:{cid}", t["text"]) for t in turns]
-    for path in sorted((data / "logs" / "wildchat").glob("wildchat_*.json")):
-        try:
-            conv = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
-        for c in conv if isinstance(conv, list) else [conv]:
-            texts += [("wildchat", f"wildchat:{path.stem}", m["content"]) for m in c.get("messages", [])
-                      if m.get("role") == "user" and isinstance(m.get("content"), str) and len(m["content"]) <= 4000]
+    texts += wildchat_user_turns(data, 4000)
     out = []
     for source, group, text in texts:
         text = text.translate(PLAIN)
@@ -181,14 +172,10 @@ def real_numbers(data: Path, chitchat: Path, left_out: Counter) -> list[dict]:
 
 
 def matrix(rows: list[dict], vectors):
-    from scipy.sparse import csr_matrix
+    from classifiers.context_training import hashed_matrix
 
-    indptr, indices = [0], []
-    for r in rows:
-        idx = features.buckets(features.sparse(r["text"], r["start"], r["end"]))
-        indices.extend(idx.tolist())
-        indptr.append(len(indices))
-    x_sparse = csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr), shape=(len(rows), features.DIMS))
+    x_sparse = hashed_matrix(rows, lambda r: features.buckets(features.sparse(r["text"], r["start"], r["end"])),
+                             features.DIMS)
     x_dense = np.stack([features.dense(r["text"], r["start"], r["end"], vectors) for r in rows]) if vectors else None
     return x_sparse, x_dense
 

@@ -18,6 +18,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from classifiers.context_training import excluded_ids, source_ids
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 MIN_TURNS, MAX_TURNS = 4, 40
@@ -27,13 +29,6 @@ MIN_TURNS, MAX_TURNS = 4, 40
 # found that builder/clean/context_names.py proposes (basis "census" or "capital").
 ROUNDS = {1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
           3: (3409, 640, "unfound", "candidates_3.jsonl")}
-EXCLUDE = ("bench/pii_heldout/labels.jsonl", "bench/pii_heldout/canaries.jsonl",
-           "bench/pii_chitchat_tuning/dialogues.jsonl", "classifiers/topic/seed_real/dialogues.jsonl")
-
-
-def source_ids(path: Path) -> set[str]:
-    return {json.loads(line).get("source_id") for line in path.read_text().splitlines() if line.strip()}
-
 
 def load(path: Path) -> dict:
     if zipfile.is_zipfile(path):
@@ -66,7 +61,7 @@ def main() -> None:
         raise SystemExit("usage: draw.py CHITCHAT_WHEEL_OR_DATASET_JSON [ROUND] [--force] "
                          "(pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
     data = load(source)
-    excluded = set().union(*(source_ids(ROOT / p) for p in EXCLUDE))
+    excluded = excluded_ids()
     if round_ == 2:  # round 2 draws from the conversations round 1 left; round 3 from all of them
         excluded |= source_ids(HERE / ROUNDS[1][3])
     pool = sorted(cid for cid, conv in data.items() if cid not in excluded

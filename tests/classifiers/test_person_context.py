@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import json
 
-import polars as pl
 import pytest
-from click.testing import CliRunner
 
 from builder.clean.suppressions import PEER_OWN_BASES
 from classifiers.person_context import features
 from classifiers.person_context.model import FEATURES_VERSION, WEIGHTS
 from classifiers.person_context.train import CANDIDATES, HERE, decided_at_run_time
-from conftest import dialogue, make_stage_folder
+from conftest import clean_one_dialogue
 
 CHAT = [("user", "hey! how was your weekend?"), ("assistant", "pretty good lol, my sister visited"),
         ("user", "nice haha, what did you do?"),
@@ -57,15 +55,8 @@ def test_the_model_decides_only_what_no_grammar_cue_decides():
 
 
 def _clean(tmp_path, *extra):
-    from builder.cli import main
-
-    src = make_stage_folder(tmp_path / "in", [dialogue(CHAT, source_id="a")])
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet",
-                                       *extra])
-    assert result.exit_code == 0, result.output
-    turns = pl.concat([pl.read_parquet(p) for p in sorted(out.glob("part-*.parquet"))]).to_dicts()[0]["turns"]
-    return turns[3]["text"], json.loads((out / "manifest.json").read_text())
+    texts, manifest, _ = clean_one_dialogue(tmp_path, CHAT, *extra)
+    return texts[3], manifest
 
 
 @pytest.mark.models

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 
-import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from builder.clean.context_numbers import in_lists
 from classifiers.number_context.features import candidates
-from conftest import dialogue, make_stage_folder
+from conftest import clean_one_dialogue
 
 CHAT = [("user", "they told me my case is 88-20431, what now"),
         ("assistant", "They told me my case is 31-55120 too, so to speak."),  # judged, it would go (p 0.91)
@@ -22,15 +21,7 @@ CHAT = [("user", "they told me my case is 88-20431, what now"),
 
 
 def _clean(tmp_path, *extra):
-    from builder.cli import main
-
-    src = make_stage_folder(tmp_path / "in", [dialogue(CHAT, source_id="a")])
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet",
-                                       *extra])
-    assert result.exit_code == 0, result.output
-    turns = pl.read_parquet(sorted(out.glob("part-*.parquet"))[0]).to_dicts()[0]["turns"]
-    return [t["text"] for t in turns], json.loads((out / "manifest.json").read_text()), out
+    return clean_one_dialogue(tmp_path, CHAT, *extra)
 
 
 @pytest.mark.models

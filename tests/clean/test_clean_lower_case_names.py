@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 
-import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from conftest import dialogue, make_stage_folder
+from conftest import clean_one_dialogue
 
 CHAT = [("user", "Yeah, me and dean kowalski used to work together at the plant"),
         ("assistant", "How long did you and dean kowalski work there?"),  # the same name, wherever it is typed again
@@ -20,15 +19,7 @@ CHAT = [("user", "Yeah, me and dean kowalski used to work together at the plant"
 
 
 def _clean(tmp_path, *extra):
-    from builder.cli import main
-
-    src = make_stage_folder(tmp_path / "in", [dialogue(CHAT, source_id="a")])
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["clean", str(src), "-o", str(out), "--toxicity-backend", "lexicon", "--quiet",
-                                       *extra])
-    assert result.exit_code == 0, result.output
-    turns = pl.read_parquet(sorted(out.glob("part-*.parquet"))[0]).to_dicts()[0]["turns"]
-    return [t["text"] for t in turns], json.loads((out / "manifest.json").read_text()), out
+    return clean_one_dialogue(tmp_path, CHAT, *extra)
 
 
 @pytest.mark.models
