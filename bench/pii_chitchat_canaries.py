@@ -16,7 +16,7 @@ wordings: hosts are chitchat-dataset conversations whose ids are not in bench/pi
 Each frame is inserted as a message of a random turn of the first speaker (the "user"), at a
 random message boundary; the dialogues go through `mmrc-build ingest` and `mmrc-build clean`
 (as bench/pii_heldout.py runs them) and each value is scored as there: *leaked* when any of its
-letters or digits survives at its place. ``--show N`` prints N leaks of the tune family with the
+letters or digits survives at its place. ``--show N`` prints N leaks of the tune family (``--show-family D``: of that one) with the
 in-process policy's reading (the rule that kept it, or not_found).
 
 ``--hosts topical_chat`` plants the same frames in Topical-Chat valid_freq conversations that the
@@ -241,6 +241,8 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=held.ROOT.parent / "shared" / "data",
                         help="shared data folder, for --hosts topical_chat")
     parser.add_argument("--show", type=int, default=0, help="print this many leaks of the tune family, explained")
+    parser.add_argument("--show-family", default=None,
+                        help="print the leaks of this family instead (reading the check family makes it a tuning one)")
     args = parser.parse_args()
     wheel = held.chitchat_path(args.chitchat)
     if wheel is None:
@@ -264,7 +266,7 @@ def main() -> None:
             print(f"{g:18} leaked {c.get('leaked', 0)}/{c.get('n', 0)}  dropped {c.get('dropped', 0)}")
     tune = TUNE[args.frames]
     lines = explain(leaks)  # each leak read once by the in-process policy
-    for line in [x for x in lines if x.split()[0] == tune][: args.show]:
+    for line in [x for x in lines if x.split()[0] == (args.show_family or tune)][: args.show]:
         print(line)
     why = Counter()  # every leak's reading, counted (the check family's leaks are not printed one by one)
     for line in lines:
