@@ -19,7 +19,16 @@ from builder.clean.languages import mostly_latin
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.traits.fiction import CHAT_LOG
 
-CAP = r"[A-Z][a-zà-öø-ÿ'’\-]+(?:[A-Z][a-zà-öø-ÿ]+)?(?![\w])"
+
+def _latin(case) -> str:
+    """The letters of one case (``str.isupper``, ``str.islower``) in Latin-1, Latin Extended-A and -B
+    and Latin Extended Additional: names are written with them ("Durmuş", "Dvořák", "Łukasz", "Trần")."""
+    return "".join(chr(c) for c in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00)) if case(chr(c)))
+
+
+UPPER = "A-Z" + _latin(str.isupper)  # for character classes: [{UPPER}]
+LOWER = "a-z" + _latin(str.islower)
+CAP = rf"[{UPPER}][{LOWER}'’\-]+(?:[{UPPER}][{LOWER}]+)?(?![\w])"
 CAP_NAME = rf"{CAP}(?:[ \t]+(?:(?:van|von|de|da|del|der|di|du|la|le|bin|al|ibn)[ \t]+)?{CAP}){{0,2}}"  # one line
 GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|thank you|thx|cheers|bye|goodbye|welcome"
                       r"|congrats|congratulations|good (?:morning|afternoon|evening|night)|morning|ok|okay|sorry)"
@@ -56,6 +65,7 @@ RECORD_EXAMPLES = (("Attendees: Ana Ruiz, Tom van der Berg and Priya Raman", "Pr
                    ("Attendees: Ana Ruiz\nLater Tom Lee came", "Tom Lee", False))
 GAP_TOKEN = re.compile(r"[^\W_][\w'’.-]*|\S")  # one word or one mark; linear, nothing to backtrack
 FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full |user |customer |reviewer |guest |patient |client )?name\s*:"
+                   r"|\bname\s+(?:on|of|as\s+on|as\s+in)\s+(?:the\s+|your\s+|my\s+)?\w+\s*:"  # "Name on card:", "Name of patient:"
                    r"|\bsigned|\bauthor\s*:|\bfrom\s*:|\bto\s*:|\bcc\s*:|\bcontact\s*:|\battn\.?:?"
                    r"|\b(?:reviewer|reviewed\s+by|posted\s+by|submitted\s+by|customer|guest|tenant|patient|employee)\s*[:\-]"
                    rf"|(?:^|(?<=[\s(|,;>*]))(?:{PEOPLE_LABELS})\s*:"
@@ -220,6 +230,7 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
         if label not in NER_LABELS_IN_CONTEXT:
             continue  # a date, a number, a language: never a name
         start = after_lead_words(text, start, end)  # "I'm Kenji", "Hey Ana": NER took the speaker's words
+        end -= len(POSSESSIVE_END.search(text[start:end]).group())  # "John Smith's agent": the name, not its 's
         if GIVEN_NAME_AN.search(text[max(0, start - 4):start]) and CONSONANT_WORD.match(text, start):
             start -= 3  # "An Nguyen": "an" before a consonant is no article, "An" a given name
         elif " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
@@ -251,6 +262,7 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     return out + list_names(text, out)
 
 
+POSSESSIVE_END = re.compile(r"(?:(?<=\w)['’]s|(?<=s)['’])?\Z")  # always matches (maybe empty)
 PLACE_LABELS = ("GPE", "LOC", "FAC", "NORP")
 BRAND_LABELS = ("ORG", "PRODUCT")  # NER reads the first name into a brand: "Mercedes Benz", "Louis Vuitton"
 
@@ -418,9 +430,9 @@ DETERMINER_BEFORE = re.compile(r"\b(?:this|that|these|those|a|an|the|my|your|our
 # the name word beside a span, over the particles between them ("Derrick de la [Garza]"); "y" and "e"
 # are also "and" ("Juan y Sevilla", "Nadal e Federer"), so they join nothing
 _PARTICLES_RE = "|".join(sorted(PARTICLES - {"y", "e"}, key=len, reverse=True))
-NEXT_NAME_WORD = re.compile(rf"(?P<particles>(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}})[ \t]+(?P<word>[A-Z][a-zà-öø-ÿ'’\-]{{1,}}"
-                            rf"(?:[A-Z][a-zà-öø-ÿ]+)?)(?![\w])")
-PREV_NAME_WORD = re.compile(rf"(?<![\w.])(?P<word>[A-Z][a-zà-öø-ÿ'’\-]{{1,}}(?:[A-Z][a-zà-öø-ÿ]+)?)"
+NEXT_NAME_WORD = re.compile(rf"(?P<particles>(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}})[ \t]+(?P<word>[{UPPER}][{LOWER}'’\-]{{1,}}"
+                            rf"(?:[{UPPER}][{LOWER}]+)?)(?![\w])")
+PREV_NAME_WORD = re.compile(rf"(?<![\w.])(?P<word>[{UPPER}][{LOWER}'’\-]{{1,}}(?:[{UPPER}][{LOWER}]+)?)"
                             rf"(?P<particles>(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}})[ \t]+$")
 
 
@@ -461,7 +473,7 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-NEXT_LOWER_WORD = re.compile(r"[ \t]+([a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]+)(?![\w])")
+NEXT_LOWER_WORD = re.compile(rf"[ \t]+([{LOWER}][{LOWER}'’\-]+)(?![\w])")
 
 
 def whole_lower_case_name(text: str, start: int, end: int) -> tuple[int, int]:
@@ -683,7 +695,7 @@ def _title_follows(text: str, at: int) -> bool:
 # People address each other by name at the edges of a clause, set off by a comma or a greeting:
 # "Brooke, how's life?", "Any luck, Adam?", "what about you noelle?", "hey again keena". The slot
 # says "a person's name" in any chat, whoever types it; the word must still look like a name.
-VOC_NAME = r"(?P<name>[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’-]{1,}|[A-Z]{4,6})"
+VOC_NAME = rf"(?P<name>[{UPPER}{LOWER}][{LOWER}'’-]{{1,}}|[A-Z]{{4,6}})"
 VOC_END = r"(?=[ \t]*(?:[.!?,;:)…]|$|\n))"
 VOCATIVE_SLOTS = (
     re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*(?:so|and|well|ok|okay|oh),?[ \t]+{VOC_NAME}[ \t]*,[ \t]*\w", re.I | re.M),

@@ -25,6 +25,7 @@ DATE_COMMA = re.compile(rf"(?i:(?:{MONTHS})[ \t]+{DAY}|{DAY}[ \t]+(?:of[ \t]+)?(
 DATE_FIELD = re.compile(rf"(?:{DATE})", re.I)
 PHONE_FIELD = re.compile(r"\+?[\d ().-]+")
 NAME_FIELD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[’'.-][^\W\d_]+)*\.?(?:[ \t]+[^\W\d_][^\W\d_'’-]*(?:[’'-][^\W\d_]+)*){1,3}")
+LEAD_IN = re.compile(r"^[^:]{1,60}:[ \t]+(?=\S)")  # words and a colon before the first field
 MAX_FIELDS = 8
 MAX_LINE = 240
 
@@ -44,6 +45,8 @@ EXAMPLES = (  # (line, the names, the dates)
     ("numpy, 1.24.10, 12345678", [], []),
     ("Gwendolyn van der Plas, 12/03/1990, g.plas@ziggo.nl", ["Gwendolyn van der Plas"], ["12/03/1990"]),
     ("ayse king, March 11, 1934, ayse.k@gmail.com", ["ayse king"], ["March 11, 1934"]),  # a date's own comma
+    ("Check this for typos: Ana Ruiz, 03/12/1990, ana.r@gmail.com", ["Ana Ruiz"], ["03/12/1990"]),  # a lead-in
+    ("Note: call the office, 0800 123 4567", [], []),
 )
 
 
@@ -109,6 +112,9 @@ def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
         for sep in [*(m for m in SEPARATOR.finditer(line) if not any(s < m.start() < e for s, e in in_dates)), None]:
             end = sep.start() if sep else len(line)
             raw = line[at:end]
+            if not fields and LEAD_IN.search(raw):
+                cut = LEAD_IN.search(raw).end()  # "Check this for errors: Ana Ruiz": the field is after the lead-in
+                raw, at = raw[cut:], at + cut
             fields.append((line_start + at + len(raw) - len(raw.lstrip()), raw.strip().rstrip(".!")))
             at = sep.end() if sep else end
         if len(fields) <= MAX_FIELDS and any(_contact(f) for _, f in fields):

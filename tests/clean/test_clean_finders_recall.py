@@ -170,6 +170,15 @@ def test_addresses(text, found):
     assert bool(find_streets(text)) is found
 
 
+@pytest.mark.parametrize("text", [
+    "Check: Ana Xu, 19/09/1988, 12 Oak Street, Leeds",  # the date's year is no house number
+    "DOB 23.09.1993, 12 Oak Street, Leeds",
+])
+def test_a_street_after_a_date_starts_at_its_house_number(text):
+    spans = find_streets(text)
+    assert spans and {s for s, *_ in spans} == {text.index("12 Oak")}
+
+
 @pytest.mark.parametrize("text, found", [
     ("I was born on 12 March 1990 in Leeds", ["12 March 1990"]),
     ("DOB: 03/12/1990", ["03/12/1990"]),

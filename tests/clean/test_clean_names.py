@@ -199,6 +199,27 @@ def test_a_name_span_never_starts_with_the_speakers_own_words(text, name):
 
 
 @pytest.mark.parametrize("text,names", [
+    ("talked to John Smith's agent today", ["John Smith"]),   # NER's span took the possessive
+    ("Patient: Hortense Durmuş", ["Hortense Durmuş"]),        # letters past Latin-1: no half name left
+    ("my name is Marek Dvořák", ["Marek Dvořák"]),
+    ("went hiking with Łukasz Kowalski", ["Łukasz Kowalski"]),
+])
+def test_a_name_span_is_the_whole_name_and_only_the_name(text, names):
+    from builder.clean.config import CleanConfig
+    from builder.clean.pii import PiiDetector
+
+    (scan,) = PiiDetector(CleanConfig()).scan([text])
+    assert [text[s["start"]:s["end"]] for s in scan.spans if s["entity"] == "PERSON"] == names
+
+
+def test_name_letters_are_latin_of_either_case():
+    from builder.clean.names import LOWER, UPPER
+
+    assert {"Ł", "Š", "Ş", "É", "Ầ"} <= set(UPPER) and {"ł", "š", "ş", "é", "ầ", "ß"} <= set(LOWER)
+    assert UPPER[:3] == "A-Z" and LOWER[:3] == "a-z" and not set(UPPER[3:]) & set(LOWER[3:]) and "×" not in UPPER + LOWER and "÷" not in UPPER + LOWER
+
+
+@pytest.mark.parametrize("text,names", [
     ("An Nguyen is my coworker and she is great", ["An Nguyen"]),   # "an" before a consonant is no article
     ("a Taylor fixed my suit", []),                                  # "a" before a name-shaped noun is one
 ])
