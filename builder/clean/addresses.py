@@ -238,10 +238,11 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 # it starts inside a time or a date: "11:30 The Hollow" is a schedule, no house number; in
                 # "19/09/1988, 12 Oak Street" the street is what follows the date's year
                 lead = re.match(r"\d{1,5},?\s+", value)
-                m = pattern.match(text, m.start() + lead.end(), m.end()) if lead else None
-                if m is None or not re.match(r"\d", m.group()):
+                rest = pattern.match(text, m.start() + lead.end(), m.end()) if lead else None
+                if rest is not None and re.match(r"\d", rest.group()):
+                    m, value = rest, rest.group()
+                elif re.search(r"\d[:.]$", text[max(0, m.start() - 3):m.start()]):
                     continue
-                value = m.group()
             if name in ("number_first", "number_first_weak") and re.search(r"\b(?:the|a|an)\s+$", text[max(0, m.start() - 5):m.start()], re.I):
                 continue  # "the 1969 moon landing": an article numbers an event or a thing, never a house
             if name in ("number_first", "number_first_weak", "lives_on"):

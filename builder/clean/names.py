@@ -607,9 +607,10 @@ LOWER_WORD = rf"(?P<name>[{LATIN}][{LATIN}']{{2,}}(?:-[{LATIN}]{{2,}})?)(?![’'
 _REL_WORDS = RELATION.pattern.split(r"(?:ex-?)?(?:", 1)[1].split(r")(?:,?\s+(?:is|was|called|named))?", 1)[0]
 # Cues people type in lower case before a name: a self-introduction, a greeting or thanks that
 # ends the sentence, a relation ("i'm lucia", "thanks, oleksandr", "my brother priya says hi").
+_CHAT_AFTER = "lol|lmao|haha|hehe|xd|btw|tbh|omg"  # chat words that close a clause as a full stop does ("im sandra lol")
 LOWER_CUES = (
     ("intro", re.compile(rf"\b(?:i'?m|i\s+am|this\s+is|call\s+me|it'?s\s+me),?\s+{LOWER_WORD}(?=(?:[ \t]+[{LATIN}][{LATIN}']{{2,}})?"
-                         rf"\s*(?:[,.!?;:)…]|$|\n|\s+(?:and|from|here|btw|by\s+the\s+way)\b))", re.I)),
+                         rf"\s*(?:[,.!?;:)…]|$|\n|\s+(?:and|from|here|btw|by\s+the\s+way|{_CHAT_AFTER})\b))", re.I)),
     ("greeting", re.compile(rf"(?:^|[\n.!?]\s*)(?:hi|hello|hey|heya|thanks|thank\s+you|thx|ty|bye|cheers|dear"
                             rf"|good\s+(?:morning|night|evening))\s*,?\s+{LOWER_WORD}"
                             rf"(?=(?:[ \t]+[{LATIN}][{LATIN}']{{2,}})?\s*(?:[,.!?;:)…]|$|\n))",
@@ -623,12 +624,14 @@ LOWER_CUES = (
                            r"|sent|gave|keeps|kept|is\s+(?:coming|waiting|getting|going|visiting)|was\s+(?:there|here))\b",
                            re.M)),
 )
-RELATION_NOUN = re.compile(rf"(?:(?:best|old|close|dear|little|big)\s+)?(?:ex-?)?(?:{_REL_WORDS})\s+", re.I)
+RELATION_NOUN = re.compile(rf"(?:(?:my|our|your|his|her|their)\s+)?(?:(?:best|old|close|dear|little|big)\s+)?(?:ex-?)?"
+                           rf"(?:{_REL_WORDS})\s+", re.I)
 
 
 def after_relation_noun(text: str, start: int, end: int) -> int:
     """Where the name starts in an NER span that took the relation noun before it ("friend ayesha
-    moreno-vidal": NER read the truecased "Friend Ayesha Moreno-Vidal"); ``start`` when it took none."""
+    moreno-vidal", "my sister priya": NER read the truecased "Friend Ayesha Moreno-Vidal"); ``start``
+    when it took none."""
     m = RELATION_NOUN.match(text, start, end)
     return m.end() if m and text[start].islower() and m.end() < end else start
 
@@ -671,13 +674,14 @@ def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
             end = m.end("name")
             after = LOWER_SURNAME.match(text, end)
             if (kind not in ("relation", "subject") and after and is_english_word(after.group(1)) and name not in first_names()
-                    and after.group(1) not in CONJUNCTIONS):
+                    and after.group(1) not in CONJUNCTIONS and after.group(1) not in CHAT_WORDS):
                 continue  # "i'm sooo tired": an unknown word before an English one is slang, not a name
             for more in LOWER_SURNAME.finditer(text, end):  # "lucia garcia": the surname goes too
                 word = more.group(1)
                 if more.start() != end or word in CHAT_WORDS or is_english_word(word):
                     break
                 end = more.end()
+            _, end = whole_lower_case_name(text, m.start("name"), end)  # "sandra salinas", "john de la garza"
             out.append((m.start("name"), end, "PERSON", 0.85, "lower_cue"))
     return out
 

@@ -203,6 +203,11 @@ def test_a_name_span_never_starts_with_the_speakers_own_words(text, name):
     ("Patient: Hortense Durmuş", ["Hortense Durmuş"]),        # letters past Latin-1: no half name left
     ("my name is Marek Dvořák", ["Marek Dvořák"]),
     ("went hiking with Łukasz Kowalski", ["Łukasz Kowalski"]),
+    ("my sister priya said so", ["priya"]),                   # NER's truecased span took "my sister"
+    ("hi im ksenia lol how r u", ["ksenia"]),                 # a chat word closes the introduction
+    ("hi im sandra salinas lol", ["sandra salinas"]),          # the surname a census lists goes with it
+    ("my brother john de la garza says hi", ["john de la garza"]),
+    ("im sooo tired lol", []),
 ])
 def test_a_name_span_is_the_whole_name_and_only_the_name(text, names):
     from builder.clean.config import CleanConfig
