@@ -37,7 +37,7 @@ GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|than
 # they greet someone only when the name closes the address ("Sorry, Anna!", "ok Tom,").
 WEAK_GREETING = re.compile(r"\b(?:ok|okay|sorry|morning|welcome)\W*$", re.I)
 CLOSES_ADDRESS = re.compile(r"^\s*(?:[,!.?;:)]|\n|$)")
-INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi'm|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
+INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi['’]m|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
 NAMED = re.compile(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
                    r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
 # A record's field that holds people: minutes ("Attendees: ..."), forms ("Emergency contact: ..."),
@@ -225,6 +225,8 @@ def no_private_name_here(text: str, start: int, end: int) -> bool:
 
 def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
+    from builder.clean.word_kinds import kind_of
+
     out = []
     for start, end, label in entities:
         if label not in NER_LABELS_IN_CONTEXT:
@@ -249,8 +251,14 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
         start, end = m.start(), m.end() - 2 if m.group().endswith(("'s", "’s")) else m.end()  # "Daniel's place"
         value = text[start:end]
-        if not _plausible(value) or looks_like_identifier(value) or not name_like(value):
-            continue  # "reply to Stack Overflow": every word a dictionary word, none a name (cheap tests first)
+        if not _plausible(value) or looks_like_identifier(value):
+            continue
+        if not name_like(value):
+            # "reply to Stack Overflow": every word a dictionary word, none a name. After "my ex" or "I'm",
+            # a word whose vectors sit with people's names is one ("my ex Oni", "my sister Rose")
+            if not (name_context(text, start, end) in ("relation", "intro") and all(
+                    kind_of(w.strip(".,'’")) == "person" for w in value.split())):
+                continue
         kind = name_context(text, start, end)
         if kind not in (None, "credit"):
             out.append((*with_titles(text, start, end), "PERSON", 0.82, f"context+{kind}"))

@@ -26,6 +26,7 @@ DATE_FIELD = re.compile(rf"(?:{DATE})", re.I)
 PHONE_FIELD = re.compile(r"\+?[\d ().-]+")
 NAME_FIELD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[’'.-][^\W\d_]+)*\.?(?:[ \t]+[^\W\d_][^\W\d_'’-]*(?:[’'-][^\W\d_]+)*){1,3}")
 LEAD_IN = re.compile(r"^[^:]{1,60}:[ \t]+(?=\S)")  # words and a colon before the first field
+BRACKETED = re.compile(r"\(([^()\n]{5,200})\)")
 MAX_FIELDS = 8
 MAX_LINE = 240
 
@@ -47,6 +48,8 @@ EXAMPLES = (  # (line, the names, the dates)
     ("ayse king, March 11, 1934, ayse.k@gmail.com", ["ayse king"], ["March 11, 1934"]),  # a date's own comma
     ("Check this for typos: Ana Ruiz, 03/12/1990, ana.r@gmail.com", ["Ana Ruiz"], ["03/12/1990"]),  # a lead-in
     ("Note: call the office, 0800 123 4567", [], []),
+    ("the landlord (Aurora de Bock, 0176 2234 9981) never answers", ["Aurora de Bock"], []),  # in brackets
+    ("call support (Mon-Fri, 0800 123 4567) today", [], []),
 )
 
 
@@ -98,7 +101,8 @@ def _name(field: str) -> bool:
 
 
 def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
-    """``[(line_start, line_end, [(field_start, field)])]`` for each record line of ``text``."""
+    """``[(line_start, line_end, [(field_start, field)])]`` for each record line of ``text``, and for each
+    record in brackets inside a line ("the landlord (Ana Ruiz, 0176 2234 9981) never answers")."""
     out: list[tuple[int, int, list[tuple[int, str]]]] = []
     if "@" not in text and sum(c.isdigit() for c in text) < 7:
         return out  # no contact value: most turns
@@ -107,19 +111,28 @@ def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
         line_start, start = start, start + len(line) + 1
         if len(line) > MAX_LINE or not SEPARATOR.search(line):
             continue
-        fields, at = [], 0
-        in_dates = [(m.start(), m.end()) for m in DATE_COMMA.finditer(line)]
-        for sep in [*(m for m in SEPARATOR.finditer(line) if not any(s < m.start() < e for s, e in in_dates)), None]:
-            end = sep.start() if sep else len(line)
-            raw = line[at:end]
-            if not fields and LEAD_IN.search(raw):
-                cut = LEAD_IN.search(raw).end()  # "Check this for errors: Ana Ruiz": the field is after the lead-in
-                raw, at = raw[cut:], at + cut
-            fields.append((line_start + at + len(raw) - len(raw.lstrip()), raw.strip().rstrip(".!")))
-            at = sep.end() if sep else end
-        if len(fields) <= MAX_FIELDS and any(_contact(f) for _, f in fields):
-            out.append((line_start, line_start + len(line), fields))
+        parts = [(line_start, line)] + [(line_start + m.start(1), m.group(1)) for m in BRACKETED.finditer(line)]
+        for part_start, part in parts:
+            fields = _fields(part_start, part)
+            if fields:
+                out.append((part_start, part_start + len(part), fields))
+                break
     return out
+
+
+def _fields(line_start: int, line: str) -> list[tuple[int, str]]:
+    """The fields of a record line (after a lead-in), or [] when none of them is a contact value."""
+    fields, at = [], 0
+    in_dates = [(m.start(), m.end()) for m in DATE_COMMA.finditer(line)]
+    for sep in [*(m for m in SEPARATOR.finditer(line) if not any(s < m.start() < e for s, e in in_dates)), None]:
+        end = sep.start() if sep else len(line)
+        raw = line[at:end]
+        if not fields and LEAD_IN.search(raw):
+            cut = LEAD_IN.search(raw).end()  # "Check this for errors: Ana Ruiz": the field is after the lead-in
+            raw, at = raw[cut:], at + cut
+        fields.append((line_start + at + len(raw) - len(raw.lstrip()), raw.strip().rstrip(".!")))
+        at = sep.end() if sep else end
+    return fields if len(fields) <= MAX_FIELDS and any(_contact(f) for _, f in fields) else []
 
 
 def record_fields(text: str) -> list[tuple[int, int, str, float, str]]:

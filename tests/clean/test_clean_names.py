@@ -208,6 +208,9 @@ def test_a_name_span_never_starts_with_the_speakers_own_words(text, name):
     ("hi im sandra salinas lol", ["sandra salinas"]),          # the surname a census lists goes with it
     ("my brother john de la garza says hi", ["john de la garza"]),
     ("im sooo tired lol", []),
+    ("my ex Oni still texts me sometimes", ["Oni"]),          # a dictionary word whose vectors sit with names
+    ("I called my mom Sunday", []),                          # ... not a day
+    ("my boss Apple pays well", []),                         # ... nor a brand
 ])
 def test_a_name_span_is_the_whole_name_and_only_the_name(text, names):
     from builder.clean.config import CleanConfig
