@@ -453,11 +453,11 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
 
     def joins(word: str, sentence_start: bool, over_particles: str = "", census: frozenset = frozenset()) -> bool:
         low = word.lower().strip("'’")
-        if low in NOT_NAMES or is_public(word):
-            return False
+        known = low in first_names() or low in _census("last_names.txt")
+        if low in NOT_NAMES or is_public(word) and not known:
+            return False  # a public word joins only as a surname people have ("Darnell Washington")
         if over_particles.strip():  # "Messi de la Argentina", "Maria de Janeiro": only a name joins over "de la"
             return low in census
-        known = low in first_names() or low in _census("last_names.txt")
         return known and not (sentence_start and is_english_word(low)) or not is_english_word(low)
 
     if is_public(text[start:end]):

@@ -49,9 +49,11 @@ NOT_CARD_CUE = re.compile(r"(?:\b(?:id|coupon|order|tracking|invoice|isbn|issn|s
 # shows how the user shares cards), but an issuer's prefix is, and another identifier's label ("serial",
 # "lot", "transaction id") undoes it. Only a card word counts: "pay", "payment", "debit" or "discover"
 # alone only ask for a Luhn run.
-CARD_WORD_BEFORE = re.compile(r"\b(?:card|cards|cc|visa|master\s?card|amex|american\s+express|maestro|creditcard)\b"
+CARD_WORD_BEFORE = re.compile(r"\b(?:card|cards|cc|visa|master\s?card|amex|american\s+express|maestro|creditcard"
+                              r"|carte|karte|kreditkarte|tarjeta|carta|cart[aã]o|kart[aeę])\b"
                               r"(?:['’]s)?(?:[^\d\n.!?;]|(?<=\bno|\bnr)\.){0,30}$", re.I)
-EXPIRY_AFTER = re.compile(r"^[ \t]*[,(]?[ \t]*(?:(?:exp\w*|valid\s+(?:thru|through|till|until))\.?[ \t]*:?[ \t]*)?"
+EXPIRY_AFTER = re.compile(r"^[ \t]*[,(]?[ \t]*(?:(?:exp\w*|valid\s+(?:thru|through|till|until)|caduca|vence|scadenza"
+                          r"|g[üu]ltig\s+bis|wa[żz]na\s+do|valable\s+jusqu['’]?au|validade)\.?[ \t]*:?[ \t]*)?"
                           r"(?:0?[1-9]|1[0-2])[ \t]?/[ \t]?(?:\d\d|20\d\d)(?![\w/])", re.I)
 # With a card word before it, dots may group a card's digits too ("Card No.4761.4365.3705.6563").
 DOTTED_CARD = re.compile(r"(?<![\w,/+-])(?<!\d\.)\d{4}(?:\.\d{4}){3}(?![\w/]|[.,]\d|-\d)")
@@ -65,6 +67,50 @@ def said_to_be_a_card(text: str, start: int, end: int) -> bool:
 # A card's security code: with the number it completes a payment; no one may keep it (PCI DSS).
 CVV = re.compile(r"\b(?:cvv2?|cvc2?|csc|cvn|security\s+code|card\s+verification(?:\s+(?:value|code|number))?)"
                  r"(?:\s+(?:is|was|number|no\.?))?\s*[:#=]?\s*(?P<code>\d{3,4})(?![\w/-])", re.I)
+
+
+# The details typed right after a card's number complete it, whatever words (and language) sit between:
+# its expiry and its security code ("5213 4470 9981 0026, exp 02/27, code 118"; "4970 ..., caduca 03/28,
+# el de atrás es 412"). Read up to the line's end, at most DETAIL_WINDOW characters on.
+DETAIL_WINDOW = 70
+CARD_DETAIL = re.compile(r"(?<![\w/.,:-])(?:(?P<exp>(?:0?[1-9]|1[0-2])[ \t]?/[ \t]?(?:\d\d|20\d\d))|(?P<code>\d{3,4}))"
+                         r"(?![\w/]|[.,:]\d|-\d)")
+# The last four digits, said to be a card's ("last 4 r 0917", "the one ending 6654"): a card word in the
+# turn for "ending"/"ends in" (a phone or a year ends too), none for "last four".
+LAST_FOUR = re.compile(r"\b(?:(?P<last>last\s+(?:4|four)(?:\s+digits)?(?:\s+(?:of\s+\w+\s+)?(?:is|are|r|=|:|was|were))?)"
+                       r"|(?:ending|ends?|finit|finishes|termina|endet)(?:\s+(?:in|with|on|par|en|auf|mit))?(?:\s+(?:is|:))?)"
+                       r"\s*:?\s*(?P<code>\d{4})(?![\w/]|[.,:]\d|-\d)", re.I)
+CARD_IN_TURN = re.compile(r"\b(?:card|cards|carte|karte|tarjeta|carta|cart[aã]o|kart[aeę]|visa|master\s?card|amex|cc"
+                          r"|debit|credit)\b", re.I)
+EXAMPLES_DETAILS = (  # (text, the details found)
+    ("can u just order on mine, 5213 4470 9981 0026, exp 02/27, code 118, ill tell u", ["02/27", "118"]),
+    ("te paso los datos: 4970 1012 3456 7890, caduca 03/28, el de atrás es 412. compra", ["03/28", "412"]),
+    ("card 4111 1111 1111 1111 and 2 tickets for 8pm", []),  # a count, a time: no detail
+    ("last 4 r 0917 so if the hotel calls its my card", ["0917"]),
+    ("its the visa ending in 6654, im freaking out", ["6654"]),
+    ("the series ending in 2019 was great", []),  # no card in the turn
+)
+
+
+def card_details(text: str, cards: list[tuple[int, int]]) -> list[tuple[int, int, str, float]]:
+    """The expiry and security code after each found card number (``CARD_DETAIL``) and a card's last four
+    digits (``LAST_FOUR``)."""
+    out = []
+    for _, end in cards:
+        stop = text.find("\n", end)
+        window = text[end:min(end + DETAIL_WINDOW, stop if stop >= 0 else len(text))]
+        seen = set()
+        for m in CARD_DETAIL.finditer(window):
+            kind = "exp" if m.group("exp") else "code"
+            if kind in seen:
+                continue
+            seen.add(kind)
+            out.append((end + m.start(), end + m.end(), "CREDIT_CARD", 0.85))
+    card_turn = None
+    for m in LAST_FOUR.finditer(text):
+        if m.group("last") or (card_turn := card_turn if card_turn is not None else bool(CARD_IN_TURN.search(text))):
+            out.append((m.start("code"), m.end("code"), "CREDIT_CARD", 0.85))
+    return out
 
 
 def find_cards(text: str) -> list[tuple[int, int, str, float]]:
@@ -104,7 +150,9 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
                     out.append((m.start(), m.start() + end, "CREDIT_CARD", 0.9 if known or said else 0.7))
                     taken.append((m.start(), m.start() + end))
                 break
-    return out
+    numbers = [(s, e) for s, e, _, _ in out if sum(c.isdigit() for c in text[s:e]) >= 12]
+    details = [d for d in card_details(text, numbers) if not any(s < d[1] and d[0] < e for s, e, _, _ in out)]
+    return out + details
 
 
 # -- phones --------------------------------------------------------------------------
@@ -486,6 +534,15 @@ ID_NAMED = re.compile(r"\b(?:passports?|licen[cs]es?|plates?|registrations?|vin|
                       r"|insurance|ticket|booking|reference)\b", re.I)
 
 
+# ... or named after it: "is 21016479 a valid passport number?", "48812 is my student id"
+ID_CUE_AFTER = re.compile(
+    rf"(?<![\w.,/-]){ID_TOKEN}\s+(?:(?:is|was|isn['’]t|wasn['’]t)\s+)?(?:not\s+)?(?:(?:a|an|my|the|our|your|his|her)\s+)?"
+    r"(?:(?:valid|correct|real|wrong|new|old|right|current)\s+)?"
+    r"(?:passport|national\s+id|id\s+card|identity\s+card|student|employee|staff|member(?:ship)?|customer|client|patient"
+    r"|account|policy|tax|social\s+security|insurance|case|booking|confirmation|reservation|driver'?s?\s+licen[cs]e"
+    r"|licen[cs]e)\s*(?:number|no\b\.?|#|id\b|code\b)", re.I)
+
+
 def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     """Driver licences and other ID numbers named as such ("applicant number: 2023-48812")."""
     out = [(m.start("code"), m.end("code"), "US_DRIVER_LICENSE", 0.85) for m in LICENCE.finditer(text)]
@@ -501,6 +558,9 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in OWN_ONE.finditer(text)
             if sum(c.isdigit() for c in m.group("code")) >= 4 and ID_NAMED.search(text[max(0, m.start() - 80):m.start()])
             and not YEARS.fullmatch(m.group("code")) and not DATE_LIKE.fullmatch(m.group("code"))]
+    out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in ID_CUE_AFTER.finditer(text)
+            if sum(c.isdigit() for c in m.group("code")) >= 4 and not YEARS.fullmatch(m.group("code"))
+            and not DATE_LIKE.fullmatch(m.group("code"))]
     out = list({(s, e): (s, e, entity, score) for s, e, entity, score in out}.values())  # a PAN two patterns find, once
     taken = {(s, e) for s, e, _, _ in out}
     for m in ID_CUED.finditer(text):

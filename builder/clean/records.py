@@ -28,6 +28,8 @@ NAME_FIELD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[’'.-][^\W\d_]+)*\.?(?:[ \
 LEAD_IN = re.compile(r"^[^:]{1,60}:[ \t]+(?=\S)")  # words and a colon before the first field
 BRACKETED = re.compile(r"\(([^()\n]{5,200})\)")
 MAX_FIELDS = 8
+MAX_BLOCK_LINE = 60
+ID_FIELD = re.compile(r"(?=(?:[^\d\n]*\d){6})[A-Z]{0,3}[ -]?\d[\dA-Z .-]{4,22}[\dA-Z]")  # "62598822", "LS 82 89 54 X"
 MAX_LINE = 240
 
 EXAMPLES = (  # (line, the names, the dates)
@@ -50,6 +52,12 @@ EXAMPLES = (  # (line, the names, the dates)
     ("Note: call the office, 0800 123 4567", [], []),
     ("the landlord (Aurora de Bock, 0176 2234 9981) never answers", ["Aurora de Bock"], []),  # in brackets
     ("call support (Mon-Fri, 0800 123 4567) today", [], []),
+)
+BLOCK_EXAMPLES = (  # (text, the names, the dates)
+    ("Best,\nKiaan Newman\nkiaan.n@gmail.com | 0176 2234 9981", ["Kiaan Newman"], []),
+    ("Ana Ruiz\n03/12/1990\nLS 82 89 54 X", ["Ana Ruiz"], ["03/12/1990"]),
+    ("Agenda\nTom Lee\n03/12/2024", [], []),                       # a name and a date alone: no record
+    ("Team Sync\n12/03/2024\nRoom 4512-88", [], []),                # no name-shaped field
 )
 
 
@@ -122,6 +130,12 @@ def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
 
 def _fields(line_start: int, line: str) -> list[tuple[int, str]]:
     """The fields of a record line (after a lead-in), or [] when none of them is a contact value."""
+    fields = _split(line_start, line)
+    return fields if len(fields) <= MAX_FIELDS and any(_contact(f) for _, f in fields) else []
+
+
+def _split(line_start: int, line: str) -> list[tuple[int, str]]:
+    """``[(start, field)]``: ``line`` cut at its separators, the first field after its lead-in."""
     fields, at = [], 0
     in_dates = [(m.start(), m.end()) for m in DATE_COMMA.finditer(line)]
     for sep in [*(m for m in SEPARATOR.finditer(line) if not any(s < m.start() < e for s, e in in_dates)), None]:
@@ -132,14 +146,37 @@ def _fields(line_start: int, line: str) -> list[tuple[int, str]]:
             raw, at = raw[cut:], at + cut
         fields.append((line_start + at + len(raw) - len(raw.lstrip()), raw.strip().rstrip(".!")))
         at = sep.end() if sep else end
-    return fields if len(fields) <= MAX_FIELDS and any(_contact(f) for _, f in fields) else []
+    return fields
+
+
+def record_blocks(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
+    """A record written one field per line ("Kiaan Newman\nkiaan.n@gmail.com\n0176 2234 9981";
+    "Ana Ruiz\n03/12/1990\nLS 82 89 54 X"): a block of 2 to ``MAX_FIELDS`` short lines whose fields
+    hold a contact value, or a date and an identifier (six digits or more). Its lines are its fields,
+    each after a lead-in ("Phone: ...")."""
+    out: list[tuple[int, int, list[tuple[int, str]]]] = []
+    if "\n" not in text or ("@" not in text and sum(c.isdigit() for c in text) < 6):
+        return out
+    block: list[tuple[int, str]] = []
+    start = lines = 0
+    for line in [*text.split("\n"), ""]:
+        line_start, start = start, start + len(line) + 1
+        if line.strip() and len(line) <= MAX_BLOCK_LINE:
+            block += [f for f in _split(line_start, line) if f[1]]
+            lines += 1
+            continue
+        if 2 <= lines and len(block) <= MAX_FIELDS and (any(_contact(f) for _, f in block) or (
+                any(_date(f) for _, f in block) and any(ID_FIELD.fullmatch(f) for _, f in block))):
+            out.append((block[0][0], block[-1][0] + len(block[-1][1]), block))
+        block, lines = [], 0
+    return out
 
 
 def record_fields(text: str) -> list[tuple[int, int, str, float, str]]:
-    """PERSON and DATE_OF_BIRTH spans of the record lines in ``text`` (see the module's note)."""
+    """PERSON and DATE_OF_BIRTH spans of the record lines and blocks in ``text`` (see the module's note)."""
     out = []
-    for _, _, fields in record_lines(text):
+    for _, _, fields in record_lines(text) + record_blocks(text):
         names = [(pos, pos + len(f), "PERSON", 0.85, "record") for pos, f in fields if f and _name(f)]
         if names:  # a date is a birth date only in a person's record ("Office closed; 25/12/2024; 0800 ...")
             out += names + [(pos, pos + len(f), "DATE_OF_BIRTH", 0.85, "record") for pos, f in fields if f and _date(f)]
-    return out
+    return list(dict.fromkeys(out))  # a line of a block is also a record line: each span once

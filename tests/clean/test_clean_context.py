@@ -47,7 +47,7 @@ def test_record_field_examples(text, name, expected):
     assert names.record_field(text, start, start + len(name)) is expected
 
 
-@pytest.mark.parametrize("line, names, dates", records.EXAMPLES)
+@pytest.mark.parametrize("line, names, dates", records.EXAMPLES + records.BLOCK_EXAMPLES)
 def test_record_line_examples(line, names, dates):
     found = records.record_fields(line)
     assert [line[s:e] for s, e, entity, *_ in found if entity == "PERSON"] == names

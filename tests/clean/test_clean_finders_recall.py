@@ -8,6 +8,7 @@ import pytest
 from builder.clean.addresses import find_non_latin_addresses, find_streets
 from builder.clean.dates import find_birth_dates
 from builder.clean.names import RELATION, whole_name
+from builder.clean import numbers
 from builder.clean.numbers import codes_before_places, find_cards, find_ids, find_phones, find_postal_codes
 
 
@@ -16,7 +17,7 @@ def values(finder, text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("text, found", [
-    ("cc 3509413199654323 exp 04/27", ["3509413199654323"]),  # "cc" right before: no Luhn or issuer needed
+    ("cc 3509413199654323 exp 04/27", ["3509413199654323", "04/27"]),  # "cc" right before: no Luhn or issuer needed
     ("my credit card 060426070011 was charged twice", ["060426070011"]),
     ("card number: 4111 1111 1111 1111", ["4111 1111 1111 1111"]),
     ("visa 4111111111111111", ["4111111111111111"]),
@@ -29,7 +30,7 @@ def test_cards(text, found):
 
 
 @pytest.mark.parametrize("text, found", [
-    ("card no. 4532-0151-1283-0366, exp 12/26, cvc 019", ["019", "4532-0151-1283-0366"]),  # the security code too
+    ("card no. 4532-0151-1283-0366, exp 12/26, cvc 019", ["019", "12/26", "4532-0151-1283-0366"]),  # its details too
     ("my card expires 09/27 and the cvv is 737", ["737"]),
     ("the cvs pharmacy is at 123", []),
 ])
@@ -222,6 +223,8 @@ def test_relations(text, relation):
     ("Yesterday Anna met Bob. Smith said hi.", "Smith", "Smith"),  # "Bob." ends a sentence
     ("The Rossi family", "Rossi", "Rossi"),
     ("I just bought this Fender Stratocaster today", "Stratocaster", "Stratocaster"),  # a brand, after "this"
+    ("a recommendation for Darnell Washington, a student", "Darnell", "Darnell Washington"),  # a public word people have as a surname
+    ("Jake Netflix and chill", "Jake", "Jake"),
 ])
 def test_half_a_name_is_never_left(text, found, whole):
     start = text.index(found)
@@ -255,6 +258,9 @@ def test_lower_case_names_after_a_cue(text, found):
     ("National Insurance number QQ 12 34 56 C", ["QQ 12 34 56 C"]),  # the NINO's printed grouping
     ("The PAN is a 10 character code", []),
     ("sin 2x = 2 sin x cos x", []),
+    ("is 21016479 a valid passport number or did the bank mess it up?", ["21016479"]),  # named after it
+    ("48812-7 is my student id", ["48812-7"]),
+    ("in 2019 my passport number changed", []),  # a year before the name
 ])
 def test_ids_named_by_their_document(text, found):
     assert sorted(set(values(find_ids, text))) == found
@@ -301,3 +307,9 @@ def test_cued_names_over_match_nothing(text, found):
     from builder.clean.names import cued_names
 
     assert [text[s:e] for s, e, *_ in cued_names(text)] == found
+
+
+@pytest.mark.parametrize("text, details", numbers.EXAMPLES_DETAILS)
+def test_a_cards_expiry_code_and_last_four_are_the_cards(text, details):
+    found = [text[s:e] for s, e, *_ in numbers.find_cards(text)]
+    assert [f for f in found if sum(c.isdigit() for c in f) < 12] == details
