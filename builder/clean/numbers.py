@@ -106,10 +106,9 @@ def card_details(text: str, cards: list[tuple[int, int]]) -> list[tuple[int, int
                 continue
             seen.add(kind)
             out.append((end + m.start(), end + m.end(), "CREDIT_CARD", 0.85))
-    card_turn = None
-    for m in LAST_FOUR.finditer(text):
-        if m.group("last") or (card_turn := card_turn if card_turn is not None else bool(CARD_IN_TURN.search(text))):
-            out.append((m.start("code"), m.end("code"), "CREDIT_CARD", 0.85))
+    fours = list(LAST_FOUR.finditer(text))
+    card_turn = bool(fours) and CARD_IN_TURN.search(text) is not None
+    out += [(m.start("code"), m.end("code"), "CREDIT_CARD", 0.85) for m in fours if m.group("last") or card_turn]
     return out
 
 

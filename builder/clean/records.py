@@ -10,6 +10,11 @@ is a name or a date alone, so nothing of it is taken; neither is a field of Engl
 ("support team", "main office") or of words no census lists ("Xiaomi Redmi"), and a date is taken
 only in a line that holds a name. A phone counts in grouped or international shapes, not as a bare
 run of digits.
+
+The same record comes in other layouts: after a lead-in ("Check this for errors: Ana Ruiz, ..."), in
+brackets inside a sentence ("the landlord (Ana Ruiz, 0176 2234 9981) never answers"), or one field
+per line ("Best,\nAna Ruiz\nana@x.com"; ``record_blocks``), where a date and an identifier of six
+digits or more vouch for the block as a contact value does ("Ana Ruiz\n03/12/1990\n62598822").
 """
 
 from __future__ import annotations

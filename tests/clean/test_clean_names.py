@@ -207,6 +207,7 @@ def test_a_name_span_never_starts_with_the_speakers_own_words(text, name):
     ("hi im ksenia lol how r u", ["ksenia"]),                 # a chat word closes the introduction
     ("hi im sandra salinas lol", ["sandra salinas"]),          # the surname a census lists goes with it
     ("my brother john de la garza says hi", ["john de la garza"]),
+    ("my cousin carl bùi says hi", ["carl bùi"]),              # a short surname with an accent
     ("im sooo tired lol", []),
     ("my ex Oni still texts me sometimes", ["Oni"]),          # a dictionary word whose vectors sit with names
     ("I called my mom Sunday", []),                          # ... not a day
