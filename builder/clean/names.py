@@ -279,15 +279,21 @@ def full_name_shape(value: str) -> bool:
     """A first and a last name, as NER misses them in chat or takes them for a work in quotes ('signed
     the card "Daniel Klemczak"', "send it to Jean Halder"): two or three capitalised words, the first
     a known first name (US census) and the last no English word but a known last name (US census) or
-    a word the NER model has never read (unseen_word). ("Teresa White", "Austin Texas", "Les
+    a word the NER model has never read (unseen_word); or, mirrored, a first word the NER model has
+    never read and a known last name. ("Teresa White", "Austin Texas", "Les
     Miserables" are not taken: the last word is a word, the pair a place NER names, a title's word;
     nor "Mercedes Benz", which NER reads as a brand from its first word.)"""
     from builder.clean.truecase import is_english_word
 
     words = value.split()
-    return (2 <= len(words) <= 3 and all(w[:1].isupper() and w[1:].islower() for w in words)
-            and words[0].lower() in first_names() and len(words[-1]) >= 3 and not is_english_word(words[-1])
-            and (words[-1].lower() in last_names() or unseen_word(words[-1])))
+    if not (2 <= len(words) <= 3 and all(w[:1].isupper() and w[1:].islower() for w in words) and len(words[-1]) >= 3):
+        return False
+    if words[0].lower() in first_names():
+        return not is_english_word(words[-1]) and (words[-1].lower() in last_names() or unseen_word(words[-1]))
+    # ... or the mirror: a first name neither the census nor the NER model knows, then a census last name
+    # ("Kiaan Newman", "Pesent Collins")
+    return (words[-1].lower() in last_names() and len(words[0]) >= 3 and not is_english_word(words[0])
+            and unseen_word(words[0]))
 
 
 def unseen_word(word: str) -> bool:

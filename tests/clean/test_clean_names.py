@@ -262,3 +262,5 @@ def test_the_full_name_shape():
     assert full_name_shape("Jack Sutton") and full_name_shape("Daniel Klemczak")  # a census surname, an unseen word
     assert not full_name_shape("Teresa White") and not full_name_shape("jack sutton")  # an English word; lower case
     assert not full_name_shape("Les Miserables") and not full_name_shape("Monte Cristo")  # words NER has read: titles
+    assert full_name_shape("Kiaan Newman") and full_name_shape("Pesent Collins")  # an unseen first word, a census surname
+    assert not full_name_shape("Pokemon Black") and not full_name_shape("Tottenham Hale")  # first words NER has read
