@@ -80,6 +80,9 @@ CARD_DETAIL = re.compile(r"(?<![\w/.,:-])(?:(?P<exp>(?:0?[1-9]|1[0-2])[ \t]?/[ \
 LAST_FOUR = re.compile(r"\b(?:(?P<last>last\s+(?:4|four)(?:\s+digits)?(?:\s+(?:of\s+\w+\s+)?(?:is|are|r|=|:|was|were))?)"
                        r"|(?:ending|ends?|finit|finishes|termina|endet)(?:\s+(?:in|with|on|par|en|auf|mit))?(?:\s+(?:is|:))?)"
                        r"\s*:?\s*(?P<code>\d{4})(?![\w/]|[.,:]\d|-\d)", re.I)
+AMOUNT_AFTER = re.compile(r"\s?(?:%|dollars?|euros?|pounds?|bucks|usd|eur|gbp|k\b|people|times|tickets|items|pages|words)",
+                          re.I)
+YEAR_LIKE = re.compile(r"(?:19|20)\d\d")
 CARD_IN_TURN = re.compile(r"\b(?:card|cards|carte|karte|tarjeta|carta|cart[aã]o|kart[aeę]|visa|master\s?card|amex|cc"
                           r"|debit|credit)\b", re.I)
 EXAMPLES_DETAILS = (  # (text, the details found)
@@ -89,6 +92,8 @@ EXAMPLES_DETAILS = (  # (text, the details found)
     ("last 4 r 0917 so if the hotel calls its my card", ["0917"]),
     ("its the visa ending in 6654, im freaking out", ["6654"]),
     ("the series ending in 2019 was great", []),  # no card in the turn
+    ("the card game ends in 2025", []),  # a year
+    ("put it on card 4111 1111 1111 1111 and add 300 dollars", []),  # an amount
 )
 
 
@@ -102,13 +107,14 @@ def card_details(text: str, cards: list[tuple[int, int]]) -> list[tuple[int, int
         seen = set()
         for m in CARD_DETAIL.finditer(window):
             kind = "exp" if m.group("exp") else "code"
-            if kind in seen:
-                continue
+            if kind in seen or kind == "code" and (AMOUNT_AFTER.match(window, m.end()) or window[:m.start()].rstrip()[-1:] in "$€£¥"):
+                continue  # "and 300 dollars", "$120": an amount, not the card's code
             seen.add(kind)
             out.append((end + m.start(), end + m.end(), "CREDIT_CARD", 0.85))
     fours = list(LAST_FOUR.finditer(text))
     card_turn = bool(fours) and CARD_IN_TURN.search(text) is not None
-    out += [(m.start("code"), m.end("code"), "CREDIT_CARD", 0.85) for m in fours if m.group("last") or card_turn]
+    out += [(m.start("code"), m.end("code"), "CREDIT_CARD", 0.85) for m in fours
+            if m.group("last") or card_turn and not YEAR_LIKE.fullmatch(m.group("code"))]  # "the card game ends in 2025"
     return out
 
 
