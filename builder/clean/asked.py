@@ -35,12 +35,20 @@ VALUE_NOUN = (r"(?:zip(?:\s?code)?|postal\s+code|post\s?code|pin\s?code|(?:phone
 # "your <up to three words> <value noun>" in a clause that ends in "?" (or ends the line: "whats your email").
 ASK = re.compile(rf"\b(?:your|ur|yr)\s+(?P<cue>(?:[\w'-]+\s+){{0,3}}?{VALUE_NOUN})(?![\w-])[^.!?\n]{{0,30}}(?:\?|$)",
                  re.I | re.M)
+# ... or a place's value asked of where the other speaker is: "what's the postcode there?", "the zip
+# where you live?" ("there", in a question to a person, is their place).
+PLACE_NOUN = r"(?:zip(?:\s?code)?|postal\s+code|post\s?code|pin\s?code|address)"
+ASK_THERE = re.compile(rf"\bthe\s+(?P<cue>{PLACE_NOUN})\s+(?:there|over\s+there|where\s+you(?:['’]re|\s+are|\s+live|\s+stay)"
+                       r"|at\s+(?:your|ur)\s+\w+|of\s+(?:your|ur)\s+\w+)\b[^.!?\n]{0,30}(?:\?|$)", re.I | re.M)
 ASK_WHY = "an answer to a question asking for the other speaker's value holds that value; the cue is in the question"
 ASK_EXAMPLES = (("what's your zip code? i'll mail you the invite", "zip code"),
                 ("can i get your number?", "number"),
                 ("What is your student ID again?", "student ID"),
                 ("do you have a phone i can reach you at", None),
-                ("I love your address book app!", None))
+                ("I love your address book app!", None),
+                ("what's the postcode there?", "postcode"),
+                ("what is the zip code where you live?", "zip code"),
+                ("what's the zip code of the White House?", None))
 
 # Before a value, in its clause: the speaker's own ("my", "mine is", "text me at", "reach us on").
 OWN_BEFORE = re.compile(
@@ -55,7 +63,7 @@ OWN_EXAMPLES = (("lol my old number was 0781 261 6798, i changed it", "0781 261 
 
 def asked_cue(question: str) -> str | None:
     """The value the turn asks the other speaker for, as the question words it ("zip code")."""
-    m = ASK.search(question)
+    m = ASK.search(question) or ASK_THERE.search(question)
     return m.group("cue") if m else None
 
 
