@@ -234,14 +234,15 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             first_word = m.group("name").split()[0] if name in ("lives_on", "number_first", "number_first_weak") else ""
             if first_word.lower() in _STOP_WORDS and (name == "lives_on" or first_word.islower()):
                 continue  # "I'm on the road", "we live in a street", "below 70, the actual grade point" ("12 The Green" is one)
-            if re.search(r"\d[:./-]$", text[max(0, m.start() - 3):m.start()]):
+            inside = re.search(r"\d([:./-])$", text[max(0, m.start() - 3):m.start()])
+            if inside:
                 # it starts inside a time or a date: "11:30 The Hollow" is a schedule, no house number; in
                 # "19/09/1988, 12 Oak Street" the street is what follows the date's year
                 lead = re.match(r"\d{1,5},?\s+", value)
                 rest = pattern.match(text, m.start() + lead.end(), m.end()) if lead else None
                 if rest is not None and re.match(r"\d", rest.group()):
                     m, value = rest, rest.group()
-                elif re.search(r"\d[:.]$", text[max(0, m.start() - 3):m.start()]):
+                elif inside.group(1) in ":.":
                     continue
             if name in ("number_first", "number_first_weak") and re.search(r"\b(?:the|a|an)\s+$", text[max(0, m.start() - 5):m.start()], re.I):
                 continue  # "the 1969 moon landing": an article numbers an event or a thing, never a house

@@ -29,15 +29,15 @@ QUESTION_CHARS = 4000  # what is read of the turn before: its end, where the que
 
 # What the question asks for, after "your": the noun phrase (up to four words) that ends with a
 # word naming a value. The finders read it in front of the answer as its cue.
-VALUE_NOUN = (r"(?:zip(?:\s?code)?|postal\s+code|post\s?code|pin\s?code|(?:phone|cell|mobile)(?:\s+(?:number|no\.|#))?"
-              r"|e-?mail(?:\s+address)?|mail|address|card(?:\s+(?:number|no\.|#))?|id|ssn|sin|nino|aadhaa?r|cpf|dni"
+PLACE_NOUN = r"(?:zip(?:\s?code)?|postal\s+code|post\s?code|pin\s?code|address)"  # a value of where one lives
+VALUE_NOUN = (rf"(?:{PLACE_NOUN}|(?:phone|cell|mobile)(?:\s+(?:number|no\.|#))?"
+              r"|e-?mail(?:\s+address)?|mail|card(?:\s+(?:number|no\.|#))?|id|ssn|sin|nino|aadhaa?r|cpf|dni"
               r"|(?:passport|licen[cs]e)(?:\s+(?:number|no\.|#))?|number|no\.|#)")
 # "your <up to three words> <value noun>" in a clause that ends in "?" (or ends the line: "whats your email").
 ASK = re.compile(rf"\b(?:your|ur|yr)\s+(?P<cue>(?:[\w'-]+\s+){{0,3}}?{VALUE_NOUN})(?![\w-])[^.!?\n]{{0,30}}(?:\?|$)",
                  re.I | re.M)
 # ... or a place's value asked of where the other speaker is: "what's the postcode there?", "the zip
 # where you live?" ("there", in a question to a person, is their place).
-PLACE_NOUN = r"(?:zip(?:\s?code)?|postal\s+code|post\s?code|pin\s?code|address)"
 ASK_THERE = re.compile(rf"\bthe\s+(?P<cue>{PLACE_NOUN})\s+(?:there|over\s+there|where\s+you(?:['’]re|\s+are|\s+live|\s+stay)"
                        r"|at\s+(?:your|ur)\s+\w+|of\s+(?:your|ur)\s+\w+)\b[^.!?\n]{0,30}(?:\?|$)", re.I | re.M)
 ASK_WHY = "an answer to a question asking for the other speaker's value holds that value; the cue is in the question"

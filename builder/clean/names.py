@@ -253,13 +253,12 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
         value = text[start:end]
         if not _plausible(value) or looks_like_identifier(value):
             continue
-        if not name_like(value):
+        kind = name_context(text, start, end)
+        if not name_like(value) and not (kind in ("relation", "intro") and all(
+                kind_of(w.strip(".,'’")) == "person" for w in value.split())):
             # "reply to Stack Overflow": every word a dictionary word, none a name. After "my ex" or "I'm",
             # a word whose vectors sit with people's names is one ("my ex Oni", "my sister Rose")
-            if not (name_context(text, start, end) in ("relation", "intro") and all(
-                    kind_of(w.strip(".,'’")) == "person" for w in value.split())):
-                continue
-        kind = name_context(text, start, end)
+            continue
         if kind not in (None, "credit"):
             out.append((*with_titles(text, start, end), "PERSON", 0.82, f"context+{kind}"))
         elif kind is None and full_name_shape(value) and not no_private_name_here(text, start, end) and not any(

@@ -49,8 +49,9 @@ NOT_CARD_CUE = re.compile(r"(?:\b(?:id|coupon|order|tracking|invoice|isbn|issn|s
 # shows how the user shares cards), but an issuer's prefix is, and another identifier's label ("serial",
 # "lot", "transaction id") undoes it. Only a card word counts: "pay", "payment", "debit" or "discover"
 # alone only ask for a Luhn run.
-CARD_WORD_BEFORE = re.compile(r"\b(?:card|cards|cc|visa|master\s?card|amex|american\s+express|maestro|creditcard"
-                              r"|carte|karte|kreditkarte|tarjeta|carta|cart[aã]o|kart[aeę])\b"
+CARD_WORDS = (r"card|cards|cc|visa|master\s?card|amex|american\s+express|maestro|creditcard"
+              r"|carte|karte|kreditkarte|tarjeta|carta|cart[aã]o|kart[aeę]")  # in the languages whose expiry words follow
+CARD_WORD_BEFORE = re.compile(rf"\b(?:{CARD_WORDS})\b"
                               r"(?:['’]s)?(?:[^\d\n.!?;]|(?<=\bno|\bnr)\.){0,30}$", re.I)
 EXPIRY_AFTER = re.compile(r"^[ \t]*[,(]?[ \t]*(?:(?:exp\w*|valid\s+(?:thru|through|till|until)|caduca|vence|scadenza"
                           r"|g[üu]ltig\s+bis|wa[żz]na\s+do|valable\s+jusqu['’]?au|validade)\.?[ \t]*:?[ \t]*)?"
@@ -82,9 +83,7 @@ LAST_FOUR = re.compile(r"\b(?:(?P<last>last\s+(?:4|four)(?:\s+digits)?(?:\s+(?:o
                        r"\s*:?\s*(?P<code>\d{4})(?![\w/]|[.,:]\d|-\d)", re.I)
 AMOUNT_AFTER = re.compile(r"\s?(?:%|dollars?|euros?|pounds?|bucks|usd|eur|gbp|k\b|people|times|tickets|items|pages|words)",
                           re.I)
-YEAR_LIKE = re.compile(r"(?:19|20)\d\d")
-CARD_IN_TURN = re.compile(r"\b(?:card|cards|carte|karte|tarjeta|carta|cart[aã]o|kart[aeę]|visa|master\s?card|amex|cc"
-                          r"|debit|credit)\b", re.I)
+CARD_IN_TURN = re.compile(rf"\b(?:{CARD_WORDS}|debit|credit)\b", re.I)
 EXAMPLES_DETAILS = (  # (text, the details found)
     ("can u just order on mine, 5213 4470 9981 0026, exp 02/27, code 118, ill tell u", ["02/27", "118"]),
     ("te paso los datos: 4970 1012 3456 7890, caduca 03/28, el de atrás es 412. compra", ["03/28", "412"]),
