@@ -55,6 +55,7 @@ def main() -> None:
     from classifiers.topic.mlp import MLPConfig, fit_mlp
     from classifiers.topic.text import TextConfig, dialogue_text
     from classifiers.topic.topical_chat import load_units
+    from classifiers.topic.task_traits import feature_matrix
     from classifiers.topic.train import TrainConfig, cross_validate_methods, encode_labels
 
     units = load_units(DATA, per_topic=args.per_topic)
@@ -119,7 +120,9 @@ def main() -> None:
                     for name, fn in (("majority", majority), ("nearest_centroid", centroid))}
         config = TrainConfig(embedder=args.embedder, folds=args.folds, compare=True, text=text_config,
                              contrastive=contrastive)
-        accuracy.update(cross_validate_methods(texts, topics, warm_emb, config, device=args.device, log=print))
+        features = feature_matrix([u["turns"] for u in units], config.traits)
+        accuracy.update(cross_validate_methods(texts, topics, warm_emb, config, device=args.device, log=print,
+                                               features=features))
         keep = ("accuracy", "accuracy_ci95", "macro_f1", "macro_f1_ci95", "fold_accuracy_mean",
                 "fold_accuracy_std", "seconds")
         result["accuracy"] = {name: {k: r[k] for k in keep if k in r} for name, r in accuracy.items()}

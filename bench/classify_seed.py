@@ -2,10 +2,11 @@
 
 Data: ``classifiers/topic/seed_real/dialogues.jsonl`` (hand-labelled real dialogues, the 14
 topics plus Other; what ``mmrc-build models`` trains the default model on). Settings: the default
-``TrainConfig`` (all-mpnet-base-v2, user turns first, 256 tokens, a linear head over the vector and
-its similarity to the topic descriptions, Other learned as a class, abstention threshold calibrated
-out of fold for 90% accuracy on what it labels), side by side with MMRC's head (the two-layer MLP on
-the vector alone, what the default was before) and the descriptions alone (zero-shot, no training).
+``TrainConfig`` (all-mpnet-base-v2, user turns first, 256 tokens, a linear head over the vector, its
+similarity to the topic descriptions and the dialogue's task traits, Other learned as a class,
+abstention threshold calibrated out of fold for 90% accuracy on what it labels), side by side with
+the same head without the task traits (``no_traits``), MMRC's head (the two-layer MLP on the vector
+alone) and the descriptions alone (zero-shot, no training).
 
 Reported, side by side in one run:
 
@@ -81,8 +82,9 @@ def main() -> None:
     from classifiers.topic.prototypes import prototype_vectors
     from classifiers.topic.evaluate import cross_validate, stratified_folds
     from classifiers.topic.real_seed import default_data_root
+    from classifiers.topic.task_traits import feature_matrix
     from classifiers.topic.text import dialogue_text
-    from classifiers.topic.train import TrainConfig, cross_validate_methods, encode_labels, fit_model
+    from classifiers.topic.train import TrainConfig, cross_validate_methods, encode_labels, fit_model, head_inputs
 
     config = TrainConfig()
     rows = [json.loads(line) for line in SEED.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -94,6 +96,7 @@ def main() -> None:
     emb = Embedder(config.embedder, device=args.device)
     t0 = time.perf_counter()
     vectors = emb.embed_texts(texts, config.text).vectors
+    features = feature_matrix(turns, config.traits)  # the task traits, tagged as clean tags them
     result = {"data": str(SEED.relative_to(HERE.parent)), "n": len(rows),
               "counts": {t: topics.count(t) for t in classes},
               "by_dataset": {d: datasets.count(d) for d in sorted(set(datasets))},
@@ -103,8 +106,9 @@ def main() -> None:
 
     # -- k-fold on the seed, with the naive floor and the other heads on the same folds -----
     folds = stratified_folds(y, config.folds, config.seed)
-    mmrc = replace(config, mlp=MLPConfig(hidden=256, prototype_weight=0.0))  # the previous default
-    heads = {"default": config, "mmrc_mlp": mmrc}
+    mmrc = replace(config, mlp=MLPConfig(hidden=256, prototype_weight=0.0), traits=())  # the default before
+    no_traits = replace(config, traits=())  # the default head without the task traits
+    heads = {"default": config, "no_traits": no_traits, "mmrc_mlp": mmrc}
     prototypes = prototype_vectors(emb, config.text)
 
     def majority(train, test):
@@ -128,11 +132,13 @@ def main() -> None:
              for name, fn in (("majority", majority), ("nearest_centroid", centroid),
                               ("descriptions_only", descriptions_only))}
     for name, cfg in heads.items():
-        kfold[name] = cross_validate_methods(texts, topics, emb, cfg, device=args.device, log=print)[cfg.method]
+        kfold[name] = cross_validate_methods(texts, topics, emb, cfg, device=args.device, log=print,
+                                             features=features)[cfg.method]
     keep = ("accuracy", "accuracy_ci95", "macro_f1", "macro_f1_ci95")
     cal_keys = ("threshold", "coverage", "accuracy_kept", "topical_coverage", "other_recall", "target_met")
     result["kfold"] = {name: {**{k: r[k] for k in keep},
                               "calibrated": {k: r["calibration"].get(k) for k in cal_keys}} for name, r in kfold.items()}
+    result["settings"]["traits"] = list(config.traits)
     for name in heads:
         result["kfold"][name]["f1"] = {k: v["f1"] for k, v in kfold[name]["per_class"].items()}
     result["kfold"]["default"]["confusion"] = kfold["default"]["confusion"]
@@ -146,8 +152,8 @@ def main() -> None:
     def trained_without(mask, cfg):
         idx = np.flatnonzero(mask)
         sub_texts, sub_topics = [texts[i] for i in idx], [topics[i] for i in idx]
-        cv = cross_validate_methods(sub_texts, sub_topics, emb, cfg, device=args.device)
-        model, _ = fit_model(sub_texts, sub_topics, emb, cfg)
+        cv = cross_validate_methods(sub_texts, sub_topics, emb, cfg, device=args.device, features=features[idx])
+        model, _ = fit_model(sub_texts, sub_topics, emb, cfg, features=features[idx])
         return model, cv[cfg.method]["calibration"]
 
     result["leave_one_source_out"] = {name: {} for name in heads}
@@ -157,7 +163,8 @@ def main() -> None:
         for name, cfg in heads.items():
             model, calibration = trained_without(inside, cfg)
             result["leave_one_source_out"][name][held] = {
-                "trained_on": int(inside.sum()), **_apply(model, calibration, vectors[out], [topics[i] for i in out])}
+                "trained_on": int(inside.sum()),
+                **_apply(model, calibration, head_inputs(vectors[out], features[out], cfg), [topics[i] for i in out])}
             print(f"{name} without {held}: {result['leave_one_source_out'][name][held]}")
 
     # -- Topical-Chat's own labels, units not in the seed -----------------------------------
@@ -173,11 +180,13 @@ def main() -> None:
                 seen[u["topic"]] = seen.get(u["topic"], 0) + 1
                 capped.append(u)
         unit_vectors = emb.embed_texts([dialogue_text(u["turns"], config.text) for u in capped], config.text).vectors
+        unit_features = feature_matrix([u["turns"] for u in capped], config.traits)
         result["topical_chat_own_labels"] = {"mapping": TOPIC_MAP, "per_topic_cap": TOPICAL_CAP,
                                              "units": {t: seen[t] for t in sorted(seen)}}
         for name, cfg in heads.items():
             model, calibration = trained_without(np.array([d != "topical_chat" for d in datasets]), cfg)
-            result["topical_chat_own_labels"][name] = _apply(model, calibration, unit_vectors,
+            result["topical_chat_own_labels"][name] = _apply(model, calibration,
+                                                             head_inputs(unit_vectors, unit_features, cfg),
                                                              [u["topic"] for u in capped])
     else:
         result["topical_chat_own_labels"] = f"skipped: {root / 'topics'} not present"

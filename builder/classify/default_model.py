@@ -2,10 +2,11 @@
 
 ``classify predict`` without ``--model`` uses ``$MMRC_MODELS/mmrc-topics``; ``mmrc-build models``
 trains it from ``classifiers/topic/seed_real/dialogues.jsonl`` (hand-labelled real dialogues, see
-the README there) with the default training settings (all-mpnet-base-v2 embeddings, a linear head over the vector and
-its similarity to the topic descriptions, 5-fold cross-validation, Other learned as a class),
+the README there) with the default training settings (all-mpnet-base-v2 embeddings, a linear head over the vector, its
+similarity to the topic descriptions and the dialogue's task traits, 5-fold cross-validation, Other learned as a class),
 offline. The model folder records the sha256 of the seed it was trained on and a digest of the
-training recipe (``seed.json``): a changed seed, setting or description makes ``models`` retrain it.
+training recipe (``seed.json``): a changed seed, setting, description or trait detector makes ``models``
+retrain it.
 """
 
 from __future__ import annotations
@@ -38,14 +39,17 @@ def require(root: Path | None = None) -> Path:
 
 
 def recipe() -> str:
-    """A digest of what training does with the seed: the default settings and the descriptions."""
+    """A digest of what training does with the seed: the default settings, the descriptions and the
+    trait detectors the head reads."""
     import hashlib
     from dataclasses import asdict
 
     from classifiers.topic.prototypes import DESCRIPTIONS
+    from classifiers.topic.task_traits import recipe as traits_recipe
     from classifiers.topic.train import TrainConfig
 
-    text = json.dumps({"config": asdict(TrainConfig()), "descriptions": DESCRIPTIONS}, sort_keys=True, default=str)
+    text = json.dumps({"config": asdict(TrainConfig()), "descriptions": DESCRIPTIONS, "traits": traits_recipe()},
+                      sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -32,7 +32,9 @@ def sample_command(data_dir: Path, out_csv: Path, *, strategy: str, model_dir: P
     if strategy == "model" and model_dir is None:
         raise ConfigError("--strategy model needs --model MODEL_DIR (a first model); or use --strategy clusters")
     io.require_finished(data_dir, "--data")
-    data = io.scan_dialogues(data_dir).select("dialogue_id", "source", "source_id", "turns", "topic").collect()
+    scan = io.scan_dialogues(data_dir)
+    columns = ["dialogue_id", "source", "source_id", "turns", "topic"]
+    data = scan.select(columns + (["traits"] if "traits" in scan.collect_schema().names() else [])).collect()
     labelled = set(data.filter(pl.col("topic").is_not_null())["dialogue_id"].to_list())
     if exclude is not None:
         labelled |= listed_ids(read_label_file(exclude), data)
@@ -56,7 +58,8 @@ def sample_command(data_dir: Path, out_csv: Path, *, strategy: str, model_dir: P
     if texts:
         vectors = emb.embed_texts(texts, text_config).vectors
         if model is not None:
-            scores = model.topic_scores(model.predict_proba(vectors))
+            traits = pool["traits"].to_list() if "traits" in pool.columns else None
+            scores = model.topic_scores(model.predict_proba(model.inputs(vectors, pool["turns"].to_list(), traits)))
             rows = [{"row": r, "proposed_topic": t, "score": round(s, 4), "cluster": None, "distance": None}
                     for r, t, s in by_model(scores, per_topic)]
         else:

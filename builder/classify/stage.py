@@ -133,7 +133,9 @@ class ClassifyStage:
         texts = [dialogue_text(t, text_config) for t in df["turns"].to_list()]
         embedded = self.embedder.embed_texts(texts, text_config)
         calibration = self._model_config.get("calibration") or {}
-        probs = self.model.predict_proba(embedded.vectors) if texts else np.zeros((0, len(self.model.labels)))
+        traits = df["traits"].to_list() if "traits" in df.columns else None  # tagged by clean, or tagged now
+        probs = (self.model.predict_proba(self.model.inputs(embedded.vectors, df["turns"].to_list(), traits))
+                 if texts else np.zeros((0, len(self.model.labels))))
         if calibration.get("temperature") and len(probs):
             probs = apply_temperature(probs, calibration["temperature"])
         scores = self.model.topic_scores(probs) if texts else np.zeros((0, 14))

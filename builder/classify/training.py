@@ -13,20 +13,25 @@ import time
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import polars as pl
 
 from builder import io
 from builder.errors import OutputExistsError
 from classifiers.topic.embed import Embedder
 from classifiers.topic.labels import inline_labels, read_label_file, resolve_labels
+from classifiers.topic.task_traits import feature_matrix
 from classifiers.topic.text import dialogue_text
 from classifiers.topic.train import TrainConfig, cross_validate_methods, fit_model
 
 
 def load_labelled(data_dir: Path, labels_path: Path | None, config: TrainConfig):
-    """(dialogue_ids, texts, topics, label report) for the labelled dialogues of ``data_dir``."""
+    """(dialogue_ids, texts, topics, label report, task-trait features) for the labelled dialogues of
+    ``data_dir`` (the traits from its ``traits`` column, tagged afresh where clean never ran)."""
     io.require_finished(data_dir, "--data")
-    data = io.scan_dialogues(data_dir).select("dialogue_id", "source", "source_id", "turns", "topic").collect()
+    scan = io.scan_dialogues(data_dir)
+    columns = ["dialogue_id", "source", "source_id", "turns", "topic"]
+    data = scan.select(columns + (["traits"] if "traits" in scan.collect_schema().names() else [])).collect()
     if labels_path is not None:
         labels = resolve_labels(read_label_file(labels_path), data, f"label file {labels_path}")
     else:
@@ -34,8 +39,10 @@ def load_labelled(data_dir: Path, labels_path: Path | None, config: TrainConfig)
     by_id = dict(zip(labels.dialogue_ids, labels.topics))
     rows = data.filter(pl.col("dialogue_id").is_in(list(by_id))).unique("dialogue_id").sort("dialogue_id")
     ids = rows["dialogue_id"].to_list()
-    texts = [dialogue_text(t, config.text) for t in rows["turns"].to_list()]
-    return ids, texts, [by_id[i] for i in ids], labels.report
+    turns = rows["turns"].to_list()
+    texts = [dialogue_text(t, config.text) for t in turns]
+    features = feature_matrix(turns, config.traits, rows["traits"].to_list() if "traits" in rows.columns else None)
+    return ids, texts, [by_id[i] for i in ids], labels.report, features
 
 
 def train_command(data_dir: Path, labels_path: Path | None, out_dir: Path, config: TrainConfig, *,
@@ -45,30 +52,31 @@ def train_command(data_dir: Path, labels_path: Path | None, out_dir: Path, confi
     if out_dir.exists() and not force:
         raise OutputExistsError(f"{out_dir} already exists; pass --force to replace it or choose another -o")
     started = time.perf_counter()
-    ids, texts, topics, label_report = load_labelled(data_dir, labels_path, config)
+    ids, texts, topics, label_report, features = load_labelled(data_dir, labels_path, config)
     log(f"labels: {len(ids)} labelled dialogues ({label_report.get('missing', 0)} label rows matched no dialogue)")
     if also:
         label_report = {**label_report, "also": {}}
     for extra in also:  # e.g. the hand-written seed beside real labelled dialogues: rare topics need both
-        more_ids, more_texts, more_topics, _ = load_labelled(Path(extra), None, config)
+        more_ids, more_texts, more_topics, _, more_features = load_labelled(Path(extra), None, config)
         seen = set(ids)
         keep = [i for i, d in enumerate(more_ids) if d not in seen]
         ids += [more_ids[i] for i in keep]
         texts += [more_texts[i] for i in keep]
         topics += [more_topics[i] for i in keep]
+        features = np.vstack([features, more_features[keep]])
         label_report["also"][str(extra)] = {"dialogues": len(more_ids), "added": len(keep)}
         log(f"labels: +{len(keep)} labelled dialogues from {extra} (their own topic field)")
     embedder = Embedder(config.embedder, device=device, cache_dir=cache_dir)
     t0 = time.perf_counter()
     embedded = embedder.embed_texts(texts, config.text)
     embed_s = time.perf_counter() - t0
-    cv = cross_validate_methods(texts, topics, embedder, config, device=device, log=log)
+    cv = cross_validate_methods(texts, topics, embedder, config, device=device, log=log, features=features)
     partial = out_dir.parent / f".{out_dir.name}.partial"
     if partial.exists():
         shutil.rmtree(partial)
     partial.mkdir(parents=True)
     t0 = time.perf_counter()
-    model, _ = fit_model(texts, topics, embedder, config, folder=partial, device=device)
+    model, _ = fit_model(texts, topics, embedder, config, folder=partial, device=device, features=features)
     calibration = cv[config.method]["calibration"]
     model.extra["calibration"] = {k: calibration[k] for k in ("temperature", "threshold", "target_accuracy",
                                                               "target_met", "coverage", "accuracy_kept",

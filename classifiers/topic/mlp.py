@@ -6,7 +6,9 @@ scikit-learn), fitted to convergence with L-BFGS on the whole set. On real chat 
 sources it is the better default: the MLP learns each source's style and falls back to it on chat
 from elsewhere (bench/classify_seed.py, leave one source out). Either head may first append the
 dialogue's similarity to the topic descriptions (:mod:`classifiers.topic.prototypes`), scaled by
-``prototype_weight``; the description vectors travel inside the head (a buffer saved with it).
+``prototype_weight``; the description vectors travel inside the head (a buffer saved with it). The
+dialogue's task traits (:mod:`classifiers.topic.task_traits`) may follow the vector as inputs; the
+descriptions are compared with the vector part only.
 
 Training is seeded end to end (init, dropout, batch order) and class-weighted, so the
 rare topics of a small seed set are not drowned by the common ones.
@@ -37,30 +39,33 @@ def _prototype_module():
     import torch.nn as nn
 
     class PrototypeFeatures(nn.Module):
-        """x -> [x, weight * cos(x, description)]: the zero-shot topic signal beside the vector."""
+        """x -> [x, weight * cos(x, description)]: the zero-shot topic signal beside the vector (the
+        first ``dim`` inputs; any after it, the task traits, pass through)."""
 
-        def __init__(self, vectors: np.ndarray | int, dim: int, weight: float):
+        def __init__(self, vectors: np.ndarray | int, dim: int, weight: float, in_features: int | None = None):
             super().__init__()
             rows = vectors if isinstance(vectors, int) else len(vectors)
             init = torch.zeros(rows, dim) if isinstance(vectors, int) else torch.from_numpy(np.asarray(vectors))
             self.register_buffer("vectors", init.float().contiguous())
             self.weight = float(weight)
-            self.in_features = dim
+            self.dim = dim
+            self.in_features = in_features or dim
 
         def forward(self, x):
-            return torch.cat([x, self.weight * (x @ self.vectors.T)], dim=-1)
+            return torch.cat([x, self.weight * (x[:, :self.dim] @ self.vectors.T)], dim=-1)
 
     return PrototypeFeatures
 
 
 def build_net(in_dim: int, n_classes: int, hidden: int, dropout: float, prototypes: np.ndarray | int = 0,
-              prototype_weight: float = 0.0):
+              prototype_weight: float = 0.0, n_traits: int = 0):
     """The head as an ``nn.Sequential``; ``prototypes`` (vectors, or their count when loading) adds the
-    description similarities as its first layer."""
+    description similarities as its first layer. ``in_dim`` counts the ``n_traits`` task-trait inputs
+    that follow the vector (:mod:`classifiers.topic.task_traits`)."""
     import torch.nn as nn
 
     n_proto = prototypes if isinstance(prototypes, int) else len(prototypes)
-    layers = [_prototype_module()(prototypes, in_dim, prototype_weight)] if n_proto else []
+    layers = [_prototype_module()(prototypes, in_dim - n_traits, prototype_weight, in_dim)] if n_proto else []
     width = in_dim + n_proto
     if hidden:
         layers += [nn.Linear(width, hidden), nn.ReLU(), nn.Dropout(dropout), nn.Linear(hidden, n_classes)]
@@ -70,8 +75,9 @@ def build_net(in_dim: int, n_classes: int, hidden: int, dropout: float, prototyp
 
 
 def fit_mlp(x: np.ndarray, y: np.ndarray, n_classes: int, config: MLPConfig = MLPConfig(),
-            prototypes: np.ndarray | None = None):
-    """Train a fresh head on (x, y); returns the torch module in eval mode."""
+            prototypes: np.ndarray | None = None, n_traits: int = 0):
+    """Train a fresh head on (x, y); returns the torch module in eval mode. The last ``n_traits``
+    columns of ``x`` are task traits, not part of the vector the descriptions are compared with."""
     import torch
 
     threads = torch.get_num_threads()
@@ -81,16 +87,16 @@ def fit_mlp(x: np.ndarray, y: np.ndarray, n_classes: int, config: MLPConfig = ML
     try:
         if prototypes is not None and config.prototype_weight == 0:
             prototypes = None
-        return _fit(torch, x, y, n_classes, config, prototypes)
+        return _fit(torch, x, y, n_classes, config, prototypes, n_traits)
     finally:
         torch.set_num_threads(threads)
 
 
-def _fit(torch, x, y, n_classes, config, prototypes):
+def _fit(torch, x, y, n_classes, config, prototypes, n_traits):
     torch.manual_seed(config.seed)
     gen = torch.Generator().manual_seed(config.seed)
     net = build_net(x.shape[1], n_classes, config.hidden, config.dropout,
-                    0 if prototypes is None else prototypes, config.prototype_weight)
+                    0 if prototypes is None else prototypes, config.prototype_weight, n_traits)
     xt = torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))
     yt = torch.from_numpy(np.asarray(y, dtype=np.int64))
     counts = torch.bincount(yt, minlength=n_classes).float()

@@ -17,11 +17,12 @@ import numpy as np
 from builder.errors import ModelError
 from builder.records import OTHER, TOPICS
 from classifiers.topic.mlp import MLPConfig, build_net, predict_proba
+from builder.traits import NAMES as TRAIT_NAMES
 from classifiers.topic.text import TextConfig
 
 FORMAT = "mmrc-topic-classifier"
-FORMAT_VERSION = 2  # 2: the linear head and the topic descriptions (prototypes); 1 still loads
-READS_VERSIONS = (1, 2)
+FORMAT_VERSION = 3  # 3: task traits beside the vector; 2: the linear head and the topic descriptions; 1, 2 still load
+READS_VERSIONS = (1, 2, 3)
 BUNDLED_EMBEDDER = "embedder"
 
 
@@ -34,9 +35,20 @@ class TopicModel:
     mlp: MLPConfig = MLPConfig()
     method: str = "mlp"
     extra: dict = field(default_factory=dict)  # training summary, contrastive config, ...
+    traits: tuple[str, ...] = ()  # the task traits read after the vector (classifiers/topic/task_traits.py)
 
     # -- inference -----------------------------------------------------------
+    def inputs(self, vectors: np.ndarray, dialogues: list[list[dict]], traits: list | None = None) -> np.ndarray:
+        """What the head reads for these dialogues: their vectors, then their task traits (``traits``:
+        each dialogue's ``traits`` column value, tagged afresh where ``None`` or not given)."""
+        if not self.traits:
+            return vectors
+        from classifiers.topic.task_traits import feature_matrix
+
+        return np.hstack([vectors, feature_matrix(dialogues, self.traits, traits)])
+
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """Probabilities per label for :meth:`inputs` rows."""
         return predict_proba(self.net, x)
 
     def topic_scores(self, probs: np.ndarray) -> np.ndarray:
@@ -65,6 +77,8 @@ class TopicModel:
                 else "a linear head (logistic regression)")
         if self.prototypes():
             head += f" over the vector and its similarity to {self.prototypes()} topic descriptions"
+        if self.traits:
+            head += f"{' and' if self.prototypes() else ' over the vector and'} {len(self.traits)} task traits"
         return head
 
     # -- disk ----------------------------------------------------------------
@@ -78,7 +92,8 @@ class TopicModel:
             "text": asdict(self.text),
             "head": {"in_dim": net_in, "hidden": self.mlp.hidden, "dropout": self.mlp.dropout,
                      "n_classes": len(self.labels), "prototypes": self.prototypes(),
-                     "prototype_weight": self.mlp.prototype_weight if self.prototypes() else 0.0},
+                     "prototype_weight": self.mlp.prototype_weight if self.prototypes() else 0.0,
+                     "traits": list(self.traits)},
             "train": asdict(self.mlp),
             **self.extra,
         }
@@ -121,8 +136,13 @@ class TopicModel:
                              f"({', '.join(sorted(unknown_settings))}); retrain the model")
         # A model saved before the linear head and the prototypes: its config has neither key.
         mlp = MLPConfig(**{"prototype_weight": 0.0, **config["train"]})
+        traits = tuple(head.get("traits") or ())
+        unknown_traits = [t for t in traits if t not in TRAIT_NAMES]
+        if unknown_traits:
+            raise ModelError(f"{folder}/config.json reads traits this mmrc-build does not tag "
+                             f"({', '.join(unknown_traits)}); retrain the model")
         net = build_net(head["in_dim"], head["n_classes"], head["hidden"], head["dropout"],
-                        int(head.get("prototypes", 0)), float(head.get("prototype_weight", 0.0)))
+                        int(head.get("prototypes", 0)), float(head.get("prototype_weight", 0.0)), len(traits))
         try:
             state = load_file(str(folder / "model.safetensors"))
         except (SafetensorError, OSError) as exc:
@@ -136,7 +156,8 @@ class TopicModel:
         net.eval()
         extra = {k: v for k, v in config.items()
                  if k not in ("format", "format_version", "method", "embedder", "text", "head", "train")}
-        return cls(labels, net, config["embedder"], TextConfig.from_config(config["text"]), mlp, config["method"], extra)
+        return cls(labels, net, config["embedder"], TextConfig.from_config(config["text"]), mlp, config["method"], extra,
+                   traits)
 
     def embedder_location(self, folder: Path) -> str:
         """Where predict looks for the embedder unless --embedder overrides it."""

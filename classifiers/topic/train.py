@@ -24,6 +24,7 @@ from classifiers.topic.evaluate import cross_validate, stratified_folds
 from classifiers.topic.mlp import MLPConfig, fit_mlp, predict_proba
 from classifiers.topic.model import BUNDLED_EMBEDDER, TopicModel
 from classifiers.topic.prototypes import prototype_vectors
+from classifiers.topic.task_traits import TASK_TRAITS
 from classifiers.topic.text import TextConfig
 
 METHODS = ("mlp", "setfit")
@@ -40,6 +41,7 @@ class TrainConfig:
     mlp: MLPConfig = field(default_factory=MLPConfig)
     contrastive: ContrastiveConfig = field(default_factory=ContrastiveConfig)
     languages: tuple[str, ...] = ("en",)  # what the embedder reads; other languages get language_unsupported
+    traits: tuple[str, ...] = TASK_TRAITS  # the task traits the head reads beside the vector (task_traits.py)
 
     def __post_init__(self):
         if self.method not in METHODS:
@@ -69,16 +71,29 @@ def _mlp_config(config: TrainConfig) -> MLPConfig:
     return MLPConfig(**{**config.mlp.__dict__, "seed": config.seed})
 
 
+def head_inputs(vectors: np.ndarray, features: np.ndarray | None, config: TrainConfig) -> np.ndarray:
+    """What the head reads: the dialogue vectors, then its task-trait features (``config.traits``,
+    from :func:`classifiers.topic.task_traits.feature_matrix`)."""
+    if not config.traits:
+        return vectors
+    if features is None or features.shape != (len(vectors), len(config.traits)):
+        got = None if features is None else features.shape
+        raise ConfigError(f"the head reads {len(config.traits)} task traits ({', '.join(config.traits)}) beside the "
+                          f"vector: pass them as features of shape ({len(vectors)}, {len(config.traits)}), not {got}")
+    return np.hstack([vectors, features.astype(np.float32)])
+
+
 def _fold_predictor(method: str, texts: list[str], y: np.ndarray, n_cls: int, embedder: Embedder,
-                    config: TrainConfig, device: str, log: Callable[[str], None]):
+                    config: TrainConfig, device: str, log: Callable[[str], None], features: np.ndarray | None):
     """``fit_predict(train_idx, test_idx) -> probabilities`` for one method."""
     mlp = _mlp_config(config)
+    n_traits = len(config.traits)
     if method == "mlp":
-        vectors = embedder.embed_texts(texts, config.text).vectors
+        vectors = head_inputs(embedder.embed_texts(texts, config.text).vectors, features, config)
         prototypes = _prototypes(embedder, config)
 
         def fit_predict(train, test):
-            return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp, prototypes), vectors[test])
+            return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp, prototypes, n_traits), vectors[test])
 
         return fit_predict
 
@@ -87,23 +102,25 @@ def _fold_predictor(method: str, texts: list[str], y: np.ndarray, n_cls: int, em
                           seed=config.seed, device=device)
         tag = hashlib.sha256(",".join(map(str, train)).encode()).hexdigest()
         fold_embedder = Embedder.from_model(tuned, f"{embedder.name}+setfit", f"{embedder.hash}:{tag}")
-        vectors = fold_embedder.embed_texts(texts, config.text).vectors
+        vectors = head_inputs(fold_embedder.embed_texts(texts, config.text).vectors, features, config)
         log(f"setfit fold: fine-tuned on {len(train)} dialogues")
-        return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp, _prototypes(fold_embedder, config)),
-                             vectors[test])
+        return predict_proba(fit_mlp(vectors[train], y[train], n_cls, mlp, _prototypes(fold_embedder, config),
+                                     n_traits), vectors[test])
 
     return fit_predict_setfit
 
 
 def cross_validate_methods(texts: list[str], topics: list[str], embedder: Embedder, config: TrainConfig,
-                           device: str = "cpu", log: Callable[[str], None] = lambda m: None) -> dict:
-    """k-fold report per method, every method on the very same folds."""
+                           device: str = "cpu", log: Callable[[str], None] = lambda m: None,
+                           features: np.ndarray | None = None) -> dict:
+    """k-fold report per method, every method on the very same folds. ``features``: the dialogues'
+    task traits (see :func:`head_inputs`)."""
     classes, y = encode_labels(topics)
     folds = stratified_folds(y, config.folds, config.seed)
     reports = {}
     for method in config.methods():
         t0 = time.perf_counter()
-        fit_predict = _fold_predictor(method, texts, y, len(classes), embedder, config, device, log)
+        fit_predict = _fold_predictor(method, texts, y, len(classes), embedder, config, device, log, features)
         reports[method] = cross_validate(y, classes, fit_predict, seed=config.seed, folds=folds)
         reports[method]["seconds"] = round(time.perf_counter() - t0, 2)
         log(f"{method}: {config.folds}-fold accuracy {reports[method]['accuracy']:.3f} "
@@ -113,8 +130,10 @@ def cross_validate_methods(texts: list[str], topics: list[str], embedder: Embedd
 
 
 def fit_model(texts: list[str], topics: list[str], embedder: Embedder, config: TrainConfig,
-              folder: Path | None = None, device: str = "cpu") -> tuple[TopicModel, Embedder]:
-    """Train on everything. ``setfit`` saves its tuned embedder into ``folder/embedder``."""
+              folder: Path | None = None, device: str = "cpu",
+              features: np.ndarray | None = None) -> tuple[TopicModel, Embedder]:
+    """Train on everything. ``setfit`` saves its tuned embedder into ``folder/embedder``. ``features``:
+    the dialogues' task traits (see :func:`head_inputs`)."""
     classes, y = encode_labels(topics)
     mlp = _mlp_config(config)
     info = {"name": embedder.name, "hash": embedder.hash, "files": embedder.files}
@@ -128,14 +147,14 @@ def fit_model(texts: list[str], topics: list[str], embedder: Embedder, config: T
                             cache_dir=embedder.cache.folder.parent if embedder.cache.folder else False)
         info = {"name": f"{info['name']}+setfit", "hash": embedder.hash, "files": embedder.files,
                 "bundled": True, "base": {"name": info["name"], "hash": info["hash"]}}
-    vectors = embedder.embed_texts(texts, config.text).vectors
-    net = fit_mlp(vectors, y, len(classes), mlp, _prototypes(embedder, config))
+    vectors = head_inputs(embedder.embed_texts(texts, config.text).vectors, features, config)
+    net = fit_mlp(vectors, y, len(classes), mlp, _prototypes(embedder, config), len(config.traits))
     extra = {"contrastive": config.contrastive.__dict__} if config.method == "setfit" else {}
     extra["languages"] = list(config.languages)
     base = info.pop("base", None)
     if base:
         extra["base_embedder"] = base
-    model = TopicModel(classes, net, info, config.text, mlp, config.method, extra)
+    model = TopicModel(classes, net, info, config.text, mlp, config.method, extra, traits=tuple(config.traits))
     return model, embedder
 
 

@@ -147,6 +147,53 @@ def test_prototype_features_are_the_scaled_cosines_and_survive_save_load(tmp_pat
     np.testing.assert_array_equal(loaded.predict_proba(x), model.predict_proba(x))
 
 
+CODE_TURNS = [{"role": "user", "text": "why does this fail?\n```python\nprint(1/0)\n```"},
+              {"role": "assistant", "text": "Dividing by zero raises ZeroDivisionError."}]
+PROSE_TURNS = [{"role": "user", "text": "What should I see in Lisbon?"}, {"role": "assistant", "text": "The Alfama."}]
+
+
+def test_task_trait_features_are_the_share_of_turns_where_each_holds():
+    from classifiers.topic.task_traits import TASK_TRAITS, feature_matrix
+
+    features = feature_matrix([CODE_TURNS, PROSE_TURNS, []], TASK_TRAITS)
+    assert features.shape == (3, len(TASK_TRAITS)) and features.dtype == np.float32
+    expected = np.zeros((3, len(TASK_TRAITS)), dtype=np.float32)
+    expected[0, TASK_TRAITS.index("code")] = 0.5  # the user's turn of two
+    np.testing.assert_array_equal(features, expected)
+    # the traits column, when clean wrote it, is what is read (here it says the answer held code too)
+    column = [[{"name": "code", "turns": [0, 1]}], [], None]
+    read = feature_matrix([CODE_TURNS, PROSE_TURNS, []], TASK_TRAITS, column)
+    assert read[0, TASK_TRAITS.index("code")] == 1.0 and not read[1:].any()
+
+
+def test_a_head_with_task_traits_reads_them_after_the_vector_and_survives_save_load(tmp_path):
+    """Vectors that say nothing (noise) and a code trait that says Computer: the head learns the trait,
+    and the saved model builds the same inputs from the turns."""
+    from classifiers.topic.task_traits import TASK_TRAITS, feature_matrix
+    from classifiers.topic.train import TrainConfig, head_inputs
+
+    rng = np.random.default_rng(0)
+    dialogues = [CODE_TURNS if i % 2 else PROSE_TURNS for i in range(40)]
+    vectors = rng.normal(size=(40, 16)).astype(np.float32) * 0.01
+    y = np.array([2 if i % 2 else 0 for i in range(40)])  # Computer / Travel
+    config = TrainConfig(traits=TASK_TRAITS)
+    x = head_inputs(vectors, feature_matrix(dialogues, config.traits), config)
+    assert x.shape == (40, 16 + len(TASK_TRAITS))
+    prototypes = np.eye(16, dtype=np.float32)[:4]
+    mlp = MLPConfig(hidden=0, prototype_weight=3.0)
+    net = fit_mlp(x, y, 3, mlp, prototypes, n_traits=len(TASK_TRAITS))
+    model = TopicModel(LABELS, net, {"name": "fake", "hash": "ab" * 32}, mlp=mlp, traits=TASK_TRAITS)
+    assert "7 task traits" in model.describe()
+    model.save(tmp_path / "m")
+    loaded = TopicModel.load(tmp_path / "m")
+    assert loaded.traits == TASK_TRAITS
+    fresh = loaded.inputs(vectors[:2], dialogues[:2])  # tagged afresh from the turns
+    np.testing.assert_array_equal(fresh, x[:2])
+    assert list(loaded.predict_proba(fresh).argmax(1)) == [0, 2]
+    with pytest.raises(Exception, match="pass them as features"):
+        head_inputs(vectors, None, config)
+
+
 def test_a_model_saved_before_prototypes_still_loads(tmp_path):
     model, x = trained()
     model.save(tmp_path / "m")
@@ -164,7 +211,8 @@ def test_a_model_saved_before_prototypes_still_loads(tmp_path):
 
 
 @pytest.mark.parametrize("change, says", [
-    (lambda c: c.update(format_version=3), "version this mmrc-build reads"),
+    (lambda c: c.update(format_version=4), "version this mmrc-build reads"),
+    (lambda c: c["head"].update(traits=["astrology"]), "reads traits this mmrc-build does not tag .astrology."),
     (lambda c: c["train"].update(temperature=2.0), "settings this mmrc-build does not know .temperature."),
 ])
 def test_a_model_from_a_newer_version_is_one_clear_error(tmp_path, change, says):
