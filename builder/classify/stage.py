@@ -13,6 +13,10 @@ no earlier stage recorded one; the model's ``languages``, English for MPNet/Mini
 A model that learned records.OTHER (none of the 14: code, maths, riddles, role-play, greetings)
 leaves ``topic`` null with the ledger reason ``off_taxonomy`` when Other is its best class.
 
+A model that reads task traits (classifiers/topic/task_traits.py) takes them from clean's
+``traits`` column; a folder clean never saw (no column, or a null value) gets them tagged here with
+the same code, so ``traits`` is read when present and never required.
+
 Ledger reasons (decision ``kept``: classification adds fields, it never drops):
 ``classified``, ``off_taxonomy``, ``low_confidence``, ``language_unsupported``, ``no_text`` (nothing to embed).
 """
