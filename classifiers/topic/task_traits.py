@@ -9,11 +9,13 @@ beside the vector: one number per trait, the share of the dialogue's turns where
 model's turns count too: an answer written in code says what was asked as well as the question
 does. (Tried on the seed, bench/classify_seed.py: the user's turns only, whether a trait holds at
 all, and the user's and the model's shares as two inputs; the share of all turns was as good as
-the best of them with one input per trait.)
+the best of them with one input per trait.) People chatting with people (``peer_chat``) ask no
+task of anyone: there the inputs are 0, as "top bowlers made twice as much as football stars"
+reads as a word problem and "an episode where Bart does not appear" as a story.
 
-Only traits about the *task* are read. ``peer_chat``, ``public_life`` and ``personal_affairs``
-describe who is talking and how, which differs by source more than by topic: with them, the head
-trained without chitchat got fewer of chitchat's dialogues right (bench/classify_seed.py).
+Only traits about the *task* are inputs. ``peer_chat``, ``public_life`` and ``personal_affairs``
+describe who is talking and how, which differs by source more than by topic: as inputs, they cost
+the head trained without chitchat some of chitchat's dialogues (bench/classify_seed.py).
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ def trait_features(turns: list[dict], names: tuple[str, ...], traits=None) -> li
     from builder import traits as tagging
 
     found = traits if traits is not None else tagging.tag(turns)
-    if not turns:
-        return [0.0] * len(names)
+    if not turns or found.has("peer_chat"):
+        return [0.0] * len(names)  # people chatting with people ask no task of anyone
     return [sum(found.at(name, i) for i in range(len(turns))) / len(turns) if found.has(name) else 0.0
             for name in names]
 
@@ -49,14 +51,14 @@ def feature_matrix(dialogues: list[list[dict]], names: tuple[str, ...], traits: 
 
 
 def recipe() -> str:
-    """A digest of the trait detectors' source: a changed detector changes what the head reads."""
+    """A digest of the trait detectors' source and of this module: a changed detector or feature
+    changes what the head reads."""
     import hashlib
     from pathlib import Path
 
     import builder.traits as package
 
-    folder = Path(package.__file__).parent
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
+    for path in [*sorted(Path(package.__file__).parent.glob("*.py")), Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()

@@ -164,6 +164,11 @@ def test_task_trait_features_are_the_share_of_turns_where_each_holds():
     column = [[{"name": "code", "turns": [0, 1]}], [], None]
     read = feature_matrix([CODE_TURNS, PROSE_TURNS, []], TASK_TRAITS, column)
     assert read[0, TASK_TRAITS.index("code")] == 1.0 and not read[1:].any()
+    # people chatting with people ask no task: a word-problem phrase there is no exercise
+    peers = [{"role": "user", "text": "In the 60s top bowlers made twice as much as football stars!"},
+             {"role": "assistant", "text": "haha no way, my dad used to bowl. how many games did he win?"}]
+    assert feature_matrix([peers], TASK_TRAITS, [[{"name": "exercise", "turns": [0, 1]},
+                                                 {"name": "peer_chat", "turns": []}]]).sum() == 0
 
 
 def test_a_head_with_task_traits_reads_them_after_the_vector_and_survives_save_load(tmp_path):
