@@ -41,7 +41,7 @@ def enable(model, device: str) -> dict:
     on_cuda = device.startswith("cuda")
     config = CompileConfig(fullgraph=False, dynamic=False, mode="reduce-overhead" if on_cuda else "default")
     if not on_cuda:
-        config._compile_all_devices = True  # transformers compiles only on accelerators unless told
+        config._compile_all_devices = True  # type: ignore[assignment]  # declared None in transformers; transformers compiles only on accelerators unless told
     model.generation_config.cache_implementation = "static"
     model.generation_config.compile_config = config
     return {"compiled": True, "cache": "static", "compile_mode": config.mode,
