@@ -65,7 +65,7 @@ def detect_many(texts: list[str | None]) -> list[str | None]:
     prepared = [_prepare(t) for t in texts]
     todo = [t for t in prepared if t is not None]
     found = iter(_detector().detect_languages_in_parallel_of(todo) if todo else [])
-    out = []
+    out: list[str | None] = []
     for text in prepared:
         if text is None:
             out.append(None)

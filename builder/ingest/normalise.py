@@ -100,7 +100,7 @@ def order_turns(turns: list[dict]) -> tuple[list[dict], int]:
 def normalise(raw: RawDialogue, source: str, base_dir: Path, resolver: ImageResolver,
               config: IngestConfig, salt: bytes | None) -> tuple[dict, dict]:
     """(canonical row, ledger detail) for a valid dialogue; raises RecordError otherwise."""
-    turns = []
+    turns: list[dict[str, Any]] = []
     for i, turn in enumerate(raw.turns):
         if turn.role not in ROLES:
             raise RecordError("unknown_role", f"turn {i} has role {str(turn.role)[:40]!r}; expected one of "
