@@ -69,8 +69,8 @@ def build(out: Path = OUT, log=print) -> dict:
     rows = {f"{i.dataset}:{i.source_id}": i for i in seed.items}
     too_short = sorted(k for k, i in rows.items() if i.dataset == "chitchat" and len(i.turns) < MIN_TURNS)
     rows = {k: i for k, i in rows.items() if k not in too_short}
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
         (tmp / "raw").mkdir()
         with open(tmp / "raw" / "seed.jsonl", "w", encoding="utf-8") as fh:
             for key, item in sorted(rows.items()):
