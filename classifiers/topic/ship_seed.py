@@ -137,6 +137,9 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
                     continue
                 if row["dataset"] == "chitchat":
                     chitchat = chitchat if chitchat is not None else _chitchat()
+                    if chitchat is None:
+                        raise SystemExit(f"{path}: chitchat rows need chitchat-dataset's dataset.json; install the "
+                                         "chitchat-dataset package or set MMRC_CHITCHAT_JSON")
                     dialogue, source = chitchat[row["source_id"]], CHITCHAT_SOURCE
                     if len(dialogue["turns"]) < min_turns:  # a one- or two-line chat: too little to learn from
                         too_short.append(key)
