@@ -17,7 +17,7 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from builder import __version__, io
 from builder.errors import ConfigError, IncompleteError, OutputExistsError
@@ -220,7 +220,7 @@ def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=Non
             row["prediction"] = value
             progress.update(1)
 
-    def chunks():
+    def chunks() -> Iterator[list]:
         chunk: list = []
         for dialogue in source.iter_dialogues(ref, config.configs, only):
             chunk.append(dialogue)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -36,6 +37,9 @@ from builder.swap.sources import Query
 from builder.swap.sources.bank import word_pattern
 from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language", "traits")
 # Views of a place a place name may describe and still be shown ("the Tokyo skyline", "Prague's old town")
@@ -59,9 +63,9 @@ def selection_order(ids: list[str], seed: int) -> list[str]:
 
 
 class Planner:
-    def __init__(self, config, nlp, embedder, source):
+    def __init__(self, config, nlp, embedder, source) -> None:
         self.config, self.nlp, self.embedder, self.source = config, nlp, embedder, source
-        self._prototypes = None
+        self._prototypes: np.ndarray | None = None  # the category prototypes' embeddings, made on first use
         self._shown: dict[tuple[str, str], bool] = {}
 
     def plan(self, frame: pl.DataFrame) -> dict[str, Outcome]:

@@ -127,7 +127,10 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
     labels = read_labels(LABELS)
     have = {f"{d}:{s}" for d, s in zip(labels["dataset"], labels["source_id"])}
     chitchat = None
-    added, skipped, not_ingestable, too_short = [], [], [], []
+    added: list[dict] = []
+    skipped: list[str] = []
+    not_ingestable: list[str] = []
+    too_short: list[str] = []
     for path in files:
         with open(path, newline="", encoding="utf-8") as fh:
             for row in csv.DictReader(fh):
@@ -146,10 +149,11 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
                         continue
                 elif row["dataset"] == "wildchat":
                     source = f"logs/wildchat/{row['source_id']}.json"
-                    dialogue = read_log(default_data_root() / source, source).get(row["source_id"])
-                    if dialogue is None:  # ingest quarantines it (e.g. two assistant turns in a row)
+                    logged = read_log(default_data_root() / source, source).get(row["source_id"])
+                    if logged is None:  # ingest quarantines it (e.g. two assistant turns in a row)
                         not_ingestable.append(key)
                         continue
+                    dialogue = logged
                 else:
                     raise SystemExit(f"{path}: dataset {row['dataset']!r} is not merged by this tool")
                 have.add(key)
