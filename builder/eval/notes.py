@@ -132,8 +132,8 @@ class NoteTaker:
 
     def take(self, dialogues: list, progress: Callable[[int], None] = lambda n: None) -> dict[str, dict]:
         """``{dialogue_id: {"notes", "status", "failed_steps", "steps"}}`` for a chunk of dialogues."""
-        state: dict[str, dict[str, Any]] = {d.dialogue_id: {"notes": dict(EMPTY), "failed_steps": [], "steps": 0, "errors": []}
-                 for d in dialogues}
+        state: dict[str, dict[str, Any]] = {
+            d.dialogue_id: {"notes": dict(EMPTY), "failed_steps": [], "steps": 0, "errors": []} for d in dialogues}
         plans = {d.dialogue_id: exchanges(d.turns) for d in dialogues}
         ident = self.identity()
         for step in range(max((len(p) for p in plans.values()), default=0)):

@@ -45,7 +45,8 @@ def _images_per_dialogue(turns: pl.DataFrame, n: int) -> dict:
     per = pl.concat([per, pl.Series([0] * (n - per.len()), dtype=per.dtype)])  # dialogues without turns
     counts = dict(sorted(per.value_counts().iter_rows()))
     # an integer column with at least one row: its min, median and max are numbers
-    return {"min": int(cast(int, per.min())), "median": float(cast(float, per.median())), "max": int(cast(int, per.max())),
+    return {"min": int(cast(int, per.min())), "median": float(cast(float, per.median())),
+            "max": int(cast(int, per.max())),
             "histogram": {str(k): v for k, v in counts.items()}}
 
 

@@ -28,8 +28,9 @@ MIN_TURNS, MAX_TURNS = 4, 40
 # Round 3, from every conversation not held out (rounds 1 and 2's included): the words no finder
 # found that builder/clean/context_names.py proposes (basis "census" or "capital").
 # round -> (seed, rows, the bases drawn: None for all, or those listed, or "unfound", the output file)
-ROUNDS: dict[int, tuple[int, int, tuple[str, ...] | str | None, str]] = {1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
-          3: (3409, 640, "unfound", "candidates_3.jsonl")}
+ROUNDS: dict[int, tuple[int, int, tuple[str, ...] | str | None, str]] = {
+    1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
+    3: (3409, 640, "unfound", "candidates_3.jsonl")}
 
 def load(path: Path) -> dict:
     if zipfile.is_zipfile(path):

@@ -44,8 +44,8 @@ class TransformersBackend:
         self.plan: batching.BatchPlan | None = None
         self.width_multiple = 1  # prompts padded to a multiple of this (the compiled path: fewer shapes)
         self.stats: dict[str, Any] = {"path": None, "prefix_rule": None,
-                      "batches": 0, "generated": 0, "rows_max": 0, "prompt_tokens": 0, "padding_tokens": 0,
-                      "prefix_groups": 0, "prefix_unstable": 0, "compiled": False}
+                                      "batches": 0, "generated": 0, "rows_max": 0, "prompt_tokens": 0,
+                                      "padding_tokens": 0, "prefix_groups": 0, "prefix_unstable": 0, "compiled": False}
 
     # -- identity -------------------------------------------------------------------------
     def identity(self) -> dict:
