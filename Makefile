@@ -1,6 +1,6 @@
 # mmrc-build: every target uses the project virtual environment in .venv/.
 #   make demo   set up, then run every stage on raw/sample (ends with release/mmrc-v$(VERSION))
-#   make test   set up, then lint (ruff) and run the test suite
+#   make test   set up, then lint (ruff, mypy) and run the test suite
 #   make bench  set up, then run the benchmarks (JSON under bench/results/)
 # Stage targets are files (each stage folder's _SUCCESS), so a second `make demo` does nothing.
 
@@ -90,6 +90,7 @@ clean-work:
 # ---- tests and benchmarks --------------------------------------------------------------
 lint: setup
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 test: setup lint
 	MMRC_TEST_MODELS=$(MMRC_MODELS) $(VENV)/bin/pytest

@@ -55,7 +55,9 @@ class ShardResult:
 
 
 def config_dict(config: Any) -> dict:
-    return dataclasses.asdict(config) if dataclasses.is_dataclass(config) else dict(config)
+    if dataclasses.is_dataclass(config) and not isinstance(config, type):
+        return dataclasses.asdict(config)
+    return dict(config)
 
 
 def merge_stats(total: dict, new: dict) -> dict:

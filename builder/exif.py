@@ -66,7 +66,8 @@ def strip_metadata(data: bytes, mime: str) -> StripResult:
 def _jpeg_findings(data: bytes) -> list[str]:
     if data[:2] != b"\xff\xd8":
         return ["not a JPEG start"]
-    found, pos, n = [], 2, len(data)
+    found: list[str] = []
+    pos, n = 2, len(data)
     while True:
         if pos + 2 > n:
             return found + ["truncated (no end marker)"]
@@ -106,7 +107,8 @@ def _jpeg_findings(data: bytes) -> list[str]:
 def _png_findings(data: bytes) -> list[str]:
     if not data.startswith(PNG_SIGNATURE):
         return ["not a PNG signature"]
-    found, pos = [], 8
+    found: list[str] = []
+    pos = 8
     while pos + 12 <= len(data):
         length = struct.unpack(">I", data[pos:pos + 4])[0]
         kind = data[pos + 4:pos + 8]

@@ -37,7 +37,7 @@ MANIFEST = "manifest.json"
 LEDGER = "ledger.parquet"
 RUN_STATE = "run.json"
 PART_FMT = "part-{:05d}.parquet"
-PARQUET_OPTS = dict(compression="zstd", compression_level=3, statistics=True)
+PARQUET_OPTS: dict[str, Any] = dict(compression="zstd", compression_level=3, statistics=True)
 
 
 # ---------------------------------------------------------------------------

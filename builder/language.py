@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 MIN_LETTERS = 12  # fewer letters than this: not enough evidence
 MIN_WORDS = 6  # fewer words than this: one odd word decides the guess (lingua calls "what's a pogonphora yes" Tswana)
@@ -60,12 +61,12 @@ def detect(text: str | None) -> str | None:
     return detect_many([text])[0]
 
 
-def detect_many(texts: list[str | None]) -> list[str | None]:
+def detect_many(texts: Sequence[str | None]) -> list[str | None]:
     """Batch form of :func:`detect` (lingua runs the batch in parallel)."""
     prepared = [_prepare(t) for t in texts]
     todo = [t for t in prepared if t is not None]
     found = iter(_detector().detect_languages_in_parallel_of(todo) if todo else [])
-    out = []
+    out: list[str | None] = []
     for text in prepared:
         if text is None:
             out.append(None)

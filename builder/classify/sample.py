@@ -43,6 +43,7 @@ def sample_command(data_dir: Path, out_csv: Path, *, strategy: str, model_dir: P
     if strategy == "model":
         from classifiers.topic.model import TopicModel
 
+        assert model_dir is not None  # checked above
         model = TopicModel.load(model_dir)
         embedder = model.embedder_location(model_dir) if embedder is None else embedder
         text_config = model.text

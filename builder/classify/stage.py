@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -37,6 +38,10 @@ from builder.models import folder_fingerprint
 from builder.records import TOPIC_TO_GROUP, TOPICS, ledger_frame
 from classifiers.topic.calibrate import apply_temperature
 from classifiers.topic.text import TextConfig, dialogue_text
+
+if TYPE_CHECKING:
+    from classifiers.topic.embed import Embedder
+    from classifiers.topic.model import TopicModel
 
 STAGE = "classify"
 
@@ -103,8 +108,8 @@ class ClassifyStage:
     def __init__(self, config: ClassifyConfig, cache_dir=True):
         self.config = config
         self.cache_dir = cache_dir
-        self.model = None
-        self.embedder = None
+        self.model: TopicModel | None = None  # loaded by setup()
+        self.embedder: Embedder | None = None  # loaded by setup()
         self._model_config = json.loads((Path(config.model) / "config.json").read_text())
 
     def setup(self, device: str) -> None:
@@ -133,6 +138,7 @@ class ClassifyStage:
         ]
 
     def process(self, df: pl.DataFrame, ctx: ShardContext) -> ShardResult:
+        assert self.model is not None and self.embedder is not None  # setup() ran
         text_config = TextConfig.from_config(self._model_config["text"])
         texts = [dialogue_text(t, text_config) for t in df["turns"].to_list()]
         embedded = self.embedder.embed_texts(texts, text_config)
@@ -144,7 +150,9 @@ class ClassifyStage:
             probs = apply_temperature(probs, calibration["temperature"])
         scores = self.model.topic_scores(probs) if texts else np.zeros((0, 14))
         other = self.model.other_scores(probs) if texts else np.zeros(0)
-        topics, groups, rows, counts, reasons = [], [], [], {}, {}
+        topics, groups, rows = [], [], []
+        counts: dict[str, int] = {}  # topic (or "(none)") -> dialogues
+        reasons: dict[str, int] = {}
         threshold = self.config.abstain_below if self.config.abstain_below is not None else calibration.get("threshold")
         languages = set(self._model_config.get("languages") or ENGLISH_ONLY)
         codes, detected = _languages(df)

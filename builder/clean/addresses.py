@@ -330,7 +330,7 @@ def _foreign_type(value: str) -> bool:
     from builder.clean.truecase import is_english_word
 
     m = _TYPE_WORD.match(value)
-    return bool(m) and (bool(m.group("dot")) or len(m.group("type")) >= 3 and (
+    return m is not None and (bool(m.group("dot")) or len(m.group("type")) >= 3 and (
         not is_english_word(m.group("type")) or m.group("type").lower() in ALSO_ENGLISH_TYPES))
 
 
@@ -381,7 +381,7 @@ def organisation_before(text: str, start: int) -> bool:
         return True
     block = window.rsplit("\n\n", 1)[-1]
     *above, own = block.split("\n")
-    heading = []  # the lines right above that read as an address block's, not a chat message's prose
+    heading: list[str] = []  # the lines right above that read as an address block's, not a chat message's prose
     for line in reversed(above[-3:]):
         if _prose(line):
             break  # "Yeah. College is fun. I've had ..." is somebody's message, not a letterhead
@@ -445,7 +445,7 @@ def extend_block(text: str, end: int, lower_text: bool) -> tuple[int, bool]:
         else:
             m = EXT_PLACE.match(text, end, limit)
             place_end = _place_end(m, text, lower_text) if m else None
-            if place_end is None:
+            if m is None or place_end is None:
                 return end, coded
             after_place = AU_STATE_LAST.search(text, m.start("words"), place_end) is not None
             end = place_end

@@ -40,7 +40,7 @@ def trim_url(url: str) -> tuple[str, list[str]]:
 
 def _targets(row: dict) -> list[tuple[str, tuple]]:
     """(field name, where) for every metadata value of ``row`` that is a non-empty string."""
-    out = [(name, (name,)) for name in FIELDS if isinstance(row.get(name), str) and row[name]]
+    out: list[tuple[str, tuple]] = [(name, (name,)) for name in FIELDS if isinstance(row.get(name), str) and row[name]]
     for t, turn in enumerate(row.get("turns") or []):
         for i, ref in enumerate(turn.get("images") or []):
             if isinstance(ref.get("url"), str) and ref["url"]:
@@ -64,7 +64,8 @@ def _set(row: dict, where: tuple, value) -> None:
 
 def scrub(rows: list[dict], detector, config) -> list[list[dict]]:
     """Clean the metadata of ``rows`` in place (one batched scan); per row, the changes made."""
-    todo, texts, changes = [], [], [[] for _ in rows]
+    todo, texts = [], []
+    changes: list[list[dict]] = [[] for _ in rows]
     for r, row in enumerate(rows):
         for field, where in _targets(row):
             value = _get(row, where)

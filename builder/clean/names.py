@@ -56,6 +56,7 @@ PEOPLE_LABEL = re.compile(rf"(?:^|(?<=[\s(|,;>*]))(?:{PEOPLE_LABELS})\s*[:#]\s*"
 # so these make no span a name, they only say whose a found name is
 PEOPLE_PHRASE = re.compile(r"\b(?:reviewed|review|submitted|prepared|requested|minuted)\s+by\s+"
                            r"|\b(?:ship|deliver|mail|post|send)\s+(?:it|this|them|the\s+\w+)?\s*to\s+", re.I)
+NameSpan = tuple[int, int, str, float, str]  # (start, end, "PERSON", score, the basis: "intro", "list", ...)
 RECORD_WHY = "the people a record lists (minutes, a form, a mail header, a review, a delivery) are real ones"
 RECORD_EXAMPLES = (("Attendees: Ana Ruiz, Tom van der Berg and Priya Raman", "Priya Raman", True),
                    ("Review by Magnus Eriksen (verified buyer): it broke.", "Magnus Eriksen", True),
@@ -223,7 +224,7 @@ def no_private_name_here(text: str, start: int, end: int) -> bool:
                 or re.search(r"\bgospels?\s+(?:of|according\s+to)\s+$", text[max(0, start - 30):start], re.I))
 
 
-def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
+def english_names(text: str, entities) -> list[NameSpan]:
     """PERSON spans from spaCy entities (``(start, end, label)``) and their context."""
     from builder.clean.word_kinds import kind_of
 
@@ -232,7 +233,9 @@ def english_names(text: str, entities) -> list[tuple[int, int, str, float]]:
         if label not in NER_LABELS_IN_CONTEXT:
             continue  # a date, a number, a language: never a name
         start = after_lead_words(text, start, end)  # "I'm Kenji", "Hey Ana": NER took the speaker's words
-        end -= len(POSSESSIVE_END.search(text[start:end]).group())  # "John Smith's agent": the name, not its 's
+        possessive = POSSESSIVE_END.search(text[start:end])
+        assert possessive is not None  # the pattern matches the empty string at the end
+        end -= len(possessive.group())  # "John Smith's agent": the name, not its 's
         if GIVEN_NAME_AN.search(text[max(0, start - 4):start]) and CONSONANT_WORD.match(text, start):
             start -= 3  # "An Nguyen": "an" before a consonant is no article, "An" a given name
         elif " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
@@ -331,7 +334,7 @@ def english_sentence(text: str, start: int, end: int) -> bool:
     return sum(english) >= 0.75 * len(words) if len(words) >= 3 else all(english)  # "Hi Elena!": one word
 
 
-def first_person_names(text: str, entities, found: list) -> list[tuple[int, int, str, float, str]]:
+def first_person_names(text: str, entities, found: list) -> list[NameSpan]:
     """Proper names NER missed, in a sentence where the user speaks of their own world ("I broke
     up with Marek last month"): capitalised words inside the sentence (its first word only when it is a
     person's name: "Amara won't stop talking about her new job, I'm happy for her"; not after an
@@ -359,7 +362,9 @@ def first_person_names(text: str, entities, found: list) -> list[tuple[int, int,
             continue
         left, _ = bounds(text, start, end)
         head = text[left:start]
-        head = head[:len(head) - len(LIST_BEFORE.search(head).group())] or head  # "inspired by Wallace & Gromit"
+        listed = LIST_BEFORE.search(head)
+        assert listed is not None  # the pattern matches the empty string at the end
+        head = head[:len(head) - len(listed.group())] or head  # "inspired by Wallace & Gromit"
         person_word = words[0].lower() in first_names() or kind_of(words[0]) == "person"
         if ((not head.strip() and not person_word) or re.search(r"[\"“'‘(:#@/*]\s*$|\s[-–—]\s+$", head)
                 or THING_BEFORE.search(head[-30:]) and not BENEFICIARY_BEFORE.search(head[-6:])
@@ -527,7 +532,8 @@ def trim_lower_case(text: str, start: int, end: int) -> tuple[int, int]:
     words = list(re.finditer(r"\S+", text[start:end]))
     if any(c.isdigit() for w in words for c in w.group()):
         return start, end  # "Chandrayan 3", "Vol. 2": a span with digits is for keep_span to judge
-    runs, run = [], []
+    runs: list[list[tuple[int, int]]] = []
+    run: list[tuple[int, int]] = []
     for m in words:
         word = m.group().strip(".,'’\"")
         if word[:1].isupper() or (run and word.lower() in PARTICLES):
@@ -574,7 +580,7 @@ ADDRESSEE_BEFORE = re.compile(rf"\b(?:to|for|attn\.?|c/o)[ \t]+(?P<name>{CAP_NAM
 ADDRESS_LINE = re.compile(r"(?:^|\n)[ \t>*?]*(?P<name>" + CAP_NAME + r")[ \t]*$")
 
 
-def address_block_names(text: str, streets: list[tuple[int, int]]) -> list[tuple[int, int, str, float]]:
+def address_block_names(text: str, streets: list[tuple[int, int]]) -> list[NameSpan]:
     """The addressee lines just above a street ("Haley Fukunaga\nMuckrock Inc\n60 Main St")."""
     out = []
     for start, _ in streets:
@@ -594,7 +600,7 @@ def address_block_names(text: str, streets: list[tuple[int, int]]) -> list[tuple
     return out
 
 
-def list_names(text: str, found: list[tuple[int, int, str, float]]) -> list[tuple[int, int, str, float]]:
+def list_names(text: str, found: list[NameSpan]) -> list[NameSpan]:
     """The other items of a list that holds a found name: "Emily, <PERSON> and Gloria". Where two
     items or more are found names, an item that is also a word is a name too ("<PERSON>, Kat, and
     <PERSON>"), unless it reads as a place or a product."""
@@ -668,7 +674,7 @@ CHAT_WORDS = frozenset("bruh bro fam homie sis bestie chief buddy dawg dude mate
                        "hurray ugh hmm hmmm wow yay yikes woah whoa ooh aww meh".split())
 
 
-def lower_case_names(text: str) -> list[tuple[int, int, str, float]]:
+def lower_case_names(text: str) -> list[NameSpan]:
     """Lower-case names after a cue (``LOWER_CUES``): a word that is no English word nor chat word,
     or a known first name that is no English word ("lucia", "oleksandr"; never "fine" or "bruh")."""
     from builder.clean.truecase import is_english_word
@@ -746,7 +752,7 @@ def _vocative_word(word: str) -> bool:
             and not product(word.title()) and not looks_like_identifier(word))
 
 
-def vocative_names(text: str) -> list[tuple[int, int, str, float, str]]:
+def vocative_names(text: str) -> list[NameSpan]:
     """Names in a vocative slot (see VOCATIVE_SLOTS) of an English sentence, in any case. Set off by
     commas ("Brooke, how's life?", "Any luck, Adam?") only a known first name or a word whose vectors
     sit with people's names counts ("Sure," and "..., illuminati" stand there too); after a greeting
@@ -774,7 +780,7 @@ def vocative_names(text: str) -> list[tuple[int, int, str, float, str]]:
 EMAIL = re.compile(r"(?<![\w.+-])(?P<local>[A-Za-z][\w.+-]*)@[\w-]+(?:\.[\w-]+)+")
 
 
-def email_owner_names(text: str) -> list[tuple[int, int, str, float]]:
+def email_owner_names(text: str) -> list[NameSpan]:
     """The words of an e-mail's local part written out as a name in the same turn: "john burton,
     09/22/1988, john.burton@gmail.com" (the address says whose the name is, in any case). Two
     words or more, or one that is a known first name."""
@@ -799,7 +805,7 @@ accounts account jobs careers hello mail webmaster postmaster news newsletter pr
 privacy legal security abuse feedback enquiries inquiries booking bookings reservations hotel shop store""".split())
 
 
-def cued_names(text: str) -> list[tuple[int, int, str, float]]:
+def cued_names(text: str) -> list[NameSpan]:
     """Names any language shows by its shape: a signature after a closing phrase, a
     self-introduction (also lower-case: "my name praba")."""
     out = []

@@ -84,7 +84,7 @@ LAST_FOUR = re.compile(r"\b(?:(?P<last>last\s+(?:4|four)(?:\s+digits)?(?:\s+(?:o
 AMOUNT_AFTER = re.compile(r"\s?(?:%|dollars?|euros?|pounds?|bucks|usd|eur|gbp|k\b|people|times|tickets|items|pages|words)",
                           re.I)
 CARD_IN_TURN = re.compile(rf"\b(?:{CARD_WORDS}|debit|credit)\b", re.I)
-EXAMPLES_DETAILS = (  # (text, the details found)
+EXAMPLES_DETAILS: tuple[tuple[str, list[str]], ...] = (  # (text, the details found)
     ("can u just order on mine, 5213 4470 9981 0026, exp 02/27, code 118, ill tell u", ["02/27", "118"]),
     ("te paso los datos: 4970 1012 3456 7890, caduca 03/28, el de atrás es 412. compra", ["03/28", "412"]),
     ("card 4111 1111 1111 1111 and 2 tickets for 8pm", []),  # a count, a time: no detail
@@ -341,7 +341,7 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     """ZIP and postal codes with evidence: a cue word, a US state before it, or the
     distinctive UK/Canadian shapes. Codes inside an address block are found by
     :func:`address_block_codes` once the street is known."""
-    out = []
+    out: list[tuple[int, int, str, float]] = []
     if _TWO_DIGITS.search(text) is None:
         return out  # every shape holds two digits or more
     cue = ZIP_CUE.search(text) is not None
@@ -458,10 +458,10 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
     for start, end, label in ents:
         if label != "GPE" or not re.match(r"\s*(?:$|[,.;)\n])", text[end:end + 2]):
             continue
-        m = CODE_BEFORE.search(text[max(0, start - 12):start])
-        if m and not YEAR_LIKE.fullmatch(m.group("code")):
+        before = CODE_BEFORE.search(text[max(0, start - 12):start])
+        if before and not YEAR_LIKE.fullmatch(before.group("code")):
             offset = max(0, start - 12)
-            span = (offset + m.start("code"), offset + m.end("code"), "ZIP_CODE", 0.6)
+            span = (offset + before.start("code"), offset + before.end("code"), "ZIP_CODE", 0.6)
             if span not in out:
                 out.append(span)
     return out

@@ -192,7 +192,7 @@ class PiiDetector:
             if follows is not None and follows[i]:
                 self._read_answer(texts[i - 1], texts[i], scans[i])
         for i, (scan, text) in enumerate(zip(scans, texts)):
-            kept = []
+            kept: list[dict] = []
             judged_text = ner_texts.get(i, text).translate(PLAIN)
             for span in scan.spans:  # contact values first: only those kept vouch for a name on their line
                 if "suppressed_by" not in span and span["entity"] != "PERSON":

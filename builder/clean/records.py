@@ -37,7 +37,7 @@ MAX_BLOCK_LINE = 60
 ID_FIELD = re.compile(r"(?=(?:[^\d\n]*\d){6})[A-Z]{0,3}[ -]?\d[\dA-Z .-]{4,22}[\dA-Z]")  # "62598822", "LS 82 89 54 X"
 MAX_LINE = 240
 
-EXAMPLES = (  # (line, the names, the dates)
+EXAMPLES: tuple[tuple[str, list[str], list[str]], ...] = (  # (line, the names, the dates)
     ("charles bilewicz, 11th of August 1994, zoe88@yahoo.com", ["charles bilewicz"], ["11th of August 1994"]),
     ("Ana Ruiz | 0176 2234 9981 | 03/12/1990", ["Ana Ruiz"], ["03/12/1990"]),
     ("martha grant; 23.08.1992; +44 7700 900123", ["martha grant"], ["23.08.1992"]),
@@ -58,7 +58,7 @@ EXAMPLES = (  # (line, the names, the dates)
     ("the landlord (Aurora de Bock, 0176 2234 9981) never answers", ["Aurora de Bock"], []),  # in brackets
     ("call support (Mon-Fri, 0800 123 4567) today", [], []),
 )
-BLOCK_EXAMPLES = (  # (text, the names, the dates)
+BLOCK_EXAMPLES: tuple[tuple[str, list[str], list[str]], ...] = (  # (text, the names, the dates)
     ("Best,\nKiaan Newman\nkiaan.n@gmail.com | 0176 2234 9981", ["Kiaan Newman"], []),
     ("Ana Ruiz\n03/12/1990\nLS 82 89 54 X", ["Ana Ruiz"], ["03/12/1990"]),
     ("Agenda\nTom Lee\n03/12/2024", [], []),                       # a name and a date alone: no record
@@ -141,13 +141,14 @@ def _fields(line_start: int, line: str) -> list[tuple[int, str]]:
 
 def _split(line_start: int, line: str) -> list[tuple[int, str]]:
     """``[(start, field)]``: ``line`` cut at its separators, the first field after its lead-in."""
-    fields, at = [], 0
+    fields: list[tuple[int, str]] = []
+    at = 0
     in_dates = [(m.start(), m.end()) for m in DATE_COMMA.finditer(line)]
     for sep in [*(m for m in SEPARATOR.finditer(line) if not any(s < m.start() < e for s, e in in_dates)), None]:
         end = sep.start() if sep else len(line)
         raw = line[at:end]
-        if not fields and LEAD_IN.search(raw):
-            cut = LEAD_IN.search(raw).end()  # "Check this for errors: Ana Ruiz": the field is after the lead-in
+        if not fields and (lead_in := LEAD_IN.search(raw)):
+            cut = lead_in.end()  # "Check this for errors: Ana Ruiz": the field is after the lead-in
             raw, at = raw[cut:], at + cut
         fields.append((line_start + at + len(raw) - len(raw.lstrip()), raw.strip().rstrip(".!")))
         at = sep.end() if sep else end

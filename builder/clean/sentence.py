@@ -15,6 +15,7 @@ talking about their life. That sentence is recognised by grammar, not by lists o
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from builder.traits.exercise import exercise
 from builder.traits.fiction import asks_for_fiction
@@ -47,8 +48,8 @@ def bounds(text: str, start: int, end: int) -> tuple[int, int]:
     left = 0
     for m in BOUNDARY.finditer(text, 0, start):
         left = m.end()
-    m = BOUNDARY.search(text, end)
-    return left, m.start() if m else len(text)
+    after = BOUNDARY.search(text, end)
+    return left, after.start() if after else len(text)
 
 
 # ... but "me" joined to someone is a subject in speech: "me and Maggie went to Lyon", "Dan and me are"
@@ -77,7 +78,7 @@ SECOND_PERSON = re.compile(r"(?<![\w'’])(?:you|u|ya|ur|your|you're|youre|y'all
                            re.I)
 
 
-def own_world(text: str, start: int, end: int, structured: list[tuple[int, int]] = (),
+def own_world(text: str, start: int, end: int, structured: Sequence[tuple[int, int]] = (),
               second_person: bool = False) -> bool:
     """True when the sentence around ``text[start:end]`` is the user speaking of their own world
     (first person, or a structured value beside it; with ``second_person``, in a chat between two

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 
 import polars as pl
 
@@ -90,7 +91,8 @@ class CleanStage:
         stats: dict = {"funnel": {"in": len(rows), "dropped": {}}, "seconds": {}, "pii_spans": {},
                        "exif": {"images": 0, "stripped": 0, "reencoded": 0}, "turns": 0,
                        "languages": {}, "turns_without_english_ner": 0}
-        ledger, out_rows = [], []
+        ledger: list[dict] = []
+        out_rows = []
         stats["suppressed"] = {}
         stats["by_model"] = {}
         stats["traits"] = {}
@@ -179,7 +181,7 @@ class CleanStage:
         stats["seconds"]["language"] = time.perf_counter() - t0
         return kept
 
-    def _toxicity(self, rows: list[dict], stats: dict) -> list[dict | None]:
+    def _toxicity(self, rows: list[dict], stats: dict) -> Sequence[dict | None]:
         if not self.config.toxicity:
             return [None] * len(rows)
         t0 = time.perf_counter()

@@ -12,6 +12,7 @@ from typing import Callable
 
 from builder.clean import sentence
 from builder.clean.asked import answered, own_value
+from builder.clean.config import CleanConfig
 from builder.clean.entities import STRUCTURED
 from builder.clean.mentions import mentioned_not_people
 from builder.clean.names import LOCATIVE_BEFORE, record_field
@@ -36,7 +37,7 @@ class Context:
     texts: list[str]
     scans: list[TurnScan]
     traits: Traits
-    config: object
+    config: CleanConfig
     personal: bool = False  # set by the policy once the early suppressions ran
     public_parts: set[str] = field(default_factory=set)
     characters: set[str] | None = None  # name words of the dialogue's story (see own_world)

@@ -66,7 +66,7 @@ class Redactor:
     def __init__(self, config, dialogue_id: str):
         self.config = config
         self.dialogue_id = dialogue_id
-        self._salt = None
+        self._salt: str | None = None  # read on the first hash
         self._names: dict[str, str] = {}
 
     def replacement(self, entity: str, value: str) -> str:

@@ -47,7 +47,7 @@ def kind_of(word: str) -> str | None:
         return None
     vector = lexeme.vector / (np.linalg.norm(lexeme.vector) or 1.0)
     scores = {kind: float(vector @ p) for kind, p in prototypes.items()}
-    kind = max(scores, key=scores.get)
+    kind = max(scores, key=scores.__getitem__)
     return None if kind == "product" and scores[kind] < PRODUCT_MIN else kind
 
 

@@ -21,6 +21,7 @@ import hashlib
 import json
 import re
 import unicodedata
+from typing import Any
 
 from builder.eval import prompts
 from builder.records import ABILITIES
@@ -183,7 +184,7 @@ def _own_words(reply: str) -> str:
 
 def parse_reply(reply: str | None, ability: str, extract: str = "parser") -> dict:
     """``{"score", "refused", "items", "images", "error"}``; what cannot be parsed is None."""
-    out = {"score": None, "refused": None, "items": None, "images": None, "error": None}
+    out: dict[str, Any] = {"score": None, "refused": None, "items": None, "images": None, "error": None}
     text = _own_words((reply or "").strip()).strip()
     found = _SCORE.search(text)
     if found:

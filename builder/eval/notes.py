@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Callable
+from typing import Any, Callable
 
 from builder.eval import prompts
 from builder.eval.backends import Group, Reply, Request
@@ -27,7 +27,7 @@ from builder.io import sha256_json
 NOTES_PROMPT_VERSION = "mmrc-notes/1"
 MAX_NOTES_CHARS = 6000
 MAX_ENTRY_CHARS = 400
-EMPTY = {"facts": [], "preferences": [], "updates": [], "images": []}
+EMPTY: dict[str, list] = {"facts": [], "preferences": [], "updates": [], "images": []}
 
 SYSTEM = (
     "You keep concise notes of a conversation between a user and an AI assistant, so that questions about it "
@@ -132,8 +132,8 @@ class NoteTaker:
 
     def take(self, dialogues: list, progress: Callable[[int], None] = lambda n: None) -> dict[str, dict]:
         """``{dialogue_id: {"notes", "status", "failed_steps", "steps"}}`` for a chunk of dialogues."""
-        state = {d.dialogue_id: {"notes": dict(EMPTY), "failed_steps": [], "steps": 0, "errors": []}
-                 for d in dialogues}
+        state: dict[str, dict[str, Any]] = {
+            d.dialogue_id: {"notes": dict(EMPTY), "failed_steps": [], "steps": 0, "errors": []} for d in dialogues}
         plans = {d.dialogue_id: exchanges(d.turns) for d in dialogues}
         ident = self.identity()
         for step in range(max((len(p) for p in plans.values()), default=0)):
@@ -184,6 +184,7 @@ class NoteTaker:
             for key, (d, exchange, messages) in pending.items():
                 reply = replies.get(key, Reply("backend_error", error="no reply"))
                 attempts[key] += 1
+                result: dict[str, Any]
                 if reply.status != "ok":
                     result = {"status": "failed", "error": f"{reply.status}: {reply.error}"}
                     if reply.status == "backend_error":  # transient: not cached, the run exits 8, a rerun retries

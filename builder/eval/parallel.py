@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Iterable, Iterator
 
 from builder.errors import ConfigError
-from builder.eval.backends import BackendSpec, Group, make_backend
+from builder.eval.backends import Backend, BackendSpec, Group, make_backend
 
 TASK_QUESTIONS = 1024  # questions per shard at most: on a GPU, a few full batches of --batch-size auto
 TASKS_PER_WORKER = 2  # shards per worker at least (when there are enough questions): idle workers take the rest
@@ -50,7 +50,7 @@ class PredictWorker:
 
     def __init__(self, spec: BackendSpec):
         self.spec = spec
-        self.backend = None
+        self.backend: Backend | None = None  # made by setup()
         self.name = ""
 
     def setup(self, device: str) -> None:
@@ -61,6 +61,7 @@ class PredictWorker:
 
     def __call__(self, shard: list[Group]) -> dict:
         replies: list[tuple[str, dict]] = []
+        assert self.backend is not None  # an executor calls setup() before the first task
         self.backend.run(shard, lambda request, reply: replies.append((request.key, reply.to_json())))
         return {"replies": replies, "worker": self.name, "stats": dict(self.backend.stats),
                 "identity": self.backend.identity()}

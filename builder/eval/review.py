@@ -149,7 +149,8 @@ def _score(text: str) -> int | None:
 def parse_sheets(sheets: list[Path], samples: list[dict]) -> tuple[list[dict], list[str], int]:
     """(reviews, one error line per bad row, rows left unscored)."""
     by_id = {s["sample_id"]: s for s in samples if s["config"] == "default"}
-    reviews, errors, unscored, seen = [], [], 0, {}
+    reviews, errors, unscored = [], [], 0
+    seen: dict[tuple[str, str], str] = {}  # (sample id, annotator) -> where it was first scored
     for sheet in sheets:
         for line, row in _read_sheet(sheet):
             where = f"{Path(sheet).name} row {line}"

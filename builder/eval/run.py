@@ -17,7 +17,7 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from builder import __version__, io
 from builder.errors import ConfigError, IncompleteError, OutputExistsError
@@ -134,7 +134,12 @@ def run_eval(release: str, revision: str | None, model: BackendSpec, out_root: P
     # made before anything is written: a wrong key variable or model folder leaves no trace under -o
     model_backend = backends.get("model") or make_backend(model)
     judge_backend = backends.get("judge") or (make_backend(judge) if judge else None)
-    note_backend = (backends.get("notetaker") or make_backend(notetaker)) if config.notes else None
+    note_backend = None
+    if config.notes:
+        note_backend = backends.get("notetaker")
+        if not note_backend:
+            assert notetaker is not None  # checked above: --notes needs a notetaker
+            note_backend = make_backend(notetaker)
     with FolderLock(target):
         _recover(target)
         reviews = run_files.read_reviews(target)  # human scores imported into an earlier run are kept
@@ -215,7 +220,7 @@ def _predict(ref, backend, note_backend, cache, config, quiet, log, executor=Non
             row["prediction"] = value
             progress.update(1)
 
-    def chunks():
+    def chunks() -> Iterator[list]:
         chunk: list = []
         for dialogue in source.iter_dialogues(ref, config.configs, only):
             chunk.append(dialogue)

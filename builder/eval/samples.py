@@ -6,6 +6,8 @@ numbers in ``results.json`` can be recomputed (or re-aggregated differently) fro
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from classifiers.refusal import RefusalMatcher
 from builder.eval import metrics, prompts
 from builder.eval.notes import exchanges
@@ -32,7 +34,7 @@ def evidence_position(gold_turns: list[int], n_turns: int) -> str:
     return POSITIONS[min(2, int(ratio * 3))]
 
 
-def evidence_turns(turns: list[dict], gold_turns: list[int], limit: int = EVIDENCE_CHARS) -> list[dict]:
+def evidence_turns(turns: list[dict], gold_turns: Iterable[int], limit: int = EVIDENCE_CHARS) -> list[dict]:
     """The turns an annotator named as evidence, as the judge and a human reviewer read them: text
     with the ``[Image k]`` labels of the images the turn carries, cut at ``limit`` characters."""
     out, first_image = [], 0

@@ -17,6 +17,7 @@ variants are reported on their own and as a paired difference against their orig
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import Any
 
 from builder.eval import analyses
 from builder.eval.stats import cluster_mean, paired_difference, wilson
@@ -58,7 +59,7 @@ def ability_table(samples: list[dict], judged: bool, boot: dict) -> dict:
     table = {}
     for code in ABILITIES:
         mine = [s for s in samples if s["ability"] == code]
-        entry = {"n": len(mine)}
+        entry: dict[str, Any] = {"n": len(mine)}
         if judged:
             entry["judge_valid"] = _mean(mine, _judge_score, boot)
             entry["judge_all"] = _mean(mine, _score_all, boot)
@@ -121,7 +122,7 @@ def overall_score(samples: list[dict], judged: bool, boot: dict) -> dict:
 
 
 def breakdowns(samples: list[dict], judged: bool, boot: dict) -> dict:
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for dim in ("topic", "topic_group", "length_bucket", "evidence_position"):
         groups = defaultdict(list)
         for s in samples:

@@ -53,13 +53,14 @@ def choose_dialogues(ref, limit: int | None, sample: int | None, seed: int) -> s
 
     from builder.eval import source
 
-    rows = []
+    rows: list[tuple[str, str | None]] = []  # (dialogue id, topic)
     for path in source.shard_files(ref, "default"):
         table = pq.read_table(path, columns=["dialogue_id", "topic"]).to_pylist()
         rows.extend((r["dialogue_id"], r["topic"]) for r in table)
     if limit is not None:
         chosen = set(sorted(d for d, _ in rows)[:limit])
     else:
+        assert sample is not None  # limit or sample, or returned above
         chosen = stratified_sample(rows, sample, seed)
     for path in source.shard_files(ref, "modality_swap"):
         table = pq.read_table(path, columns=["dialogue_id", "variant_of"]).to_pylist()

@@ -111,8 +111,9 @@ def _build(folder: Path, *, seed: int, hidden: int, layers: int, context: int, i
                        num_hidden_layers=layers, num_attention_heads=4, num_key_value_heads=2,
                        max_position_embeddings=context, pad_token_id=tokenizer.pad_token_id,
                        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
-    config = LlavaConfig(vision_config=vision, text_config=text,
-                         image_token_id=tokenizer.convert_tokens_to_ids("<image>"),
+    image_token = tokenizer.convert_tokens_to_ids("<image>")
+    assert isinstance(image_token, int)  # one token in, one id out
+    config = LlavaConfig(vision_config=vision, text_config=text, image_token_index=image_token,
                          vision_feature_select_strategy="default", vision_feature_layer=-1)
     torch.manual_seed(seed)
     model = LlavaForConditionalGeneration(config).eval()

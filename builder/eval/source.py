@@ -131,6 +131,7 @@ def _open_hub(repo_id: str, revision: str | None) -> ReleaseRef:
                          "release on a machine with internet and pass its folder")
     try:
         info = HfApi().dataset_info(repo_id, revision=wanted)
+        assert info.sha is not None  # the Hub resolves every revision it finds to a commit
         commit = info.sha
         folder = Path(snapshot_download(repo_id, repo_type="dataset", revision=commit,
                                         allow_patterns=[f"{DATA_DIR}/*", MANIFEST, "README.md", SUMS]))

@@ -7,14 +7,20 @@ import hmac
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from builder.ingest.config import IngestConfig
 from builder.ingest.records import RawDialogue, RecordError
-from builder.ingest.resolve import ImageResolver
 from builder.records import ROLES, dialogue_id, normalise_text
 
 MAX_MODEL_CHARS = 200
+
+
+class Resolver(Protocol):
+    """What turns an image reference into its image row: the ingest stage's ImageResolver, or a
+    text-only source's resolver that refuses every image."""
+
+    def resolve(self, ref: str, base_dir: Path) -> dict: ...
 
 
 def hash_user(user_id: Any, salt: bytes | None) -> str | None:
@@ -97,10 +103,10 @@ def order_turns(turns: list[dict]) -> tuple[list[dict], int]:
     return out, merged
 
 
-def normalise(raw: RawDialogue, source: str, base_dir: Path, resolver: ImageResolver,
+def normalise(raw: RawDialogue, source: str, base_dir: Path, resolver: Resolver,
               config: IngestConfig, salt: bytes | None) -> tuple[dict, dict]:
     """(canonical row, ledger detail) for a valid dialogue; raises RecordError otherwise."""
-    turns = []
+    turns: list[dict[str, Any]] = []
     for i, turn in enumerate(raw.turns):
         if turn.role not in ROLES:
             raise RecordError("unknown_role", f"turn {i} has role {str(turn.role)[:40]!r}; expected one of "

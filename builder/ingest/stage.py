@@ -19,7 +19,7 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, cast
 
 import polars as pl
 
@@ -152,17 +152,17 @@ def _read_all(files, raw_dir, work, out, config, salt, executor, log, quiet, ver
 
 def _write_parts(work: Path, out: io.OutputFolder, assign: pl.DataFrame) -> int:
     """Kept rows -> part files sorted by id, via per-part buckets (one streaming pass)."""
-    n_out = int(assign["_shard"].max() + 1) if assign.height else 0
+    n_out = int(cast(int, assign["_shard"].max()) + 1) if assign.height else 0  # an integer column
     buckets = work / "buckets"
     if not out.shard_done("bucketed"):
         if buckets.exists():
             shutil.rmtree(buckets)
         for chunk in sorted((work / "rows").glob("*.parquet")):
             df = pl.read_parquet(chunk).join(assign, on="_row", how="inner")
-            for (shard,), part in df.partition_by("_shard", as_dict=True, maintain_order=True).items():
+            for (shard,), rows in df.partition_by("_shard", as_dict=True, maintain_order=True).items():
                 target = buckets / f"{shard:05d}"
                 target.mkdir(parents=True, exist_ok=True)
-                io.write_parquet_atomic(part, target / chunk.name)
+                io.write_parquet_atomic(rows, target / chunk.name)
         out.mark_shard("bucketed")
     src, dst = ImageStore(work), ImageStore(out.partial)
     for shard in range(n_out):

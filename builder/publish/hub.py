@@ -12,6 +12,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,7 +123,7 @@ def _hub_error(exc: Exception, secret: str, repo_id: str) -> Exception:
                       "(publishing is safe to repeat)")
 
 
-def _same_content(remote: dict[str, object], files: list[LocalFile]) -> list[str]:
+def _same_content(remote: Mapping[str, object], files: list[LocalFile]) -> list[str]:
     """Paths that differ between the remote tag and the local release (empty: identical)."""
     local = {f.path: f for f in files}
     diffs = sorted(p for p in set(remote) - set(local) if p not in HUB_OWN_FILES)

@@ -27,7 +27,8 @@ SLOT_ID = "{dialogue}-{ability}-1"
 
 def render(turns: list[dict]) -> tuple[str, list[dict]]:
     """Readable text of a dialogue and its image references, numbered in dialogue order."""
-    lines, images = [], []
+    lines: list[str] = []
+    images: list[dict] = []
     for turn in turns:
         lines.append(f"[turn {turn['index']}] {turn['role']}: {turn['text']}")
         for ref in turn["images"] or []:

@@ -69,7 +69,7 @@ def _read(path: Path, kind: str) -> list[tuple[int, dict[str, Any]]]:
                 return _csv_rows(path, csv.DictReader(fh, strict=True))
         finally:
             csv.field_size_limit(limit)
-    rows = []
+    rows: list[tuple[int, dict]] = []  # (line number, question row)
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
             if not line.strip():
@@ -187,7 +187,8 @@ def _as_str_list(value: Any, field: str) -> list[str]:
     items = _as_list(value, field)
     for i, item in enumerate(items):
         if not isinstance(item, str):
-            kind = {list: "a nested list", dict: "a JSON object"}.get(type(item), type(item).__name__)
+            kinds: dict[type, str] = {list: "a nested list", dict: "a JSON object"}
+            kind = kinds.get(type(item), type(item).__name__)
             raise RowError(f"{field}[{i}] is {kind}: each item must be text (write numbers in quotes, e.g. "
                            '"1990")')
     return [item.strip() for item in items]

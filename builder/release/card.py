@@ -89,7 +89,7 @@ def check_card(text: str, files: list[str] | None = None) -> None:
 
     from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
-    from huggingface_hub import DatasetCard
+    from huggingface_hub import DatasetCard, DatasetCardData
 
     try:
         card = DatasetCard(text)
@@ -97,6 +97,7 @@ def check_card(text: str, files: list[str] | None = None) -> None:
         infos = DatasetInfosDict.from_dataset_card_data(card.data)
     except Exception as exc:  # the parsers raise many types
         raise ValidationError(f"dataset card YAML does not parse ({exc}); fix builder/release/card.py") from exc
+    assert isinstance(card.data, DatasetCardData)  # what a DatasetCard's YAML is read into
     problems = []
     if card.data.license not in LICENSES:
         problems.append(f"license {card.data.license!r} is not one of {', '.join(LICENSES)}")

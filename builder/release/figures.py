@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 
@@ -28,7 +29,7 @@ def turn_length_histogram(turns: pl.DataFrame, path: Path) -> Path:
 
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 3.2), dpi=100)
-    top = max(int(turns["words"].max() or 1), 1)
+    top = max(int(cast("int | None", turns["words"].max()) or 1), 1)
     bins = np.unique(np.geomspace(1, top + 1, num=min(40, top + 1)).astype(int))
     for role, colour in (("user", "#1f77b4"), ("assistant", "#ff7f0e")):
         words = turns.filter(pl.col("role") == role)["words"].to_numpy()

@@ -30,7 +30,9 @@ def _models(models) -> list[dict]:
 
 def manifests(data: Path, limit: int = 16) -> list[dict]:
     """The raw stage manifests, from the first stage to ``data``'s (as far as the folders exist)."""
-    chain, folder, seen = [], Path(data), set()
+    chain: list[dict] = []
+    folder: Path | None = Path(data)
+    seen = set()
     while folder is not None and len(chain) < limit and (folder / "manifest.json").exists():
         if folder.resolve() in seen:
             break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import polars as pl
 
@@ -43,7 +44,9 @@ def _images_per_dialogue(turns: pl.DataFrame, n: int) -> dict:
     per = turns.group_by("dialogue_id").agg(pl.col("images").sum())["images"]
     per = pl.concat([per, pl.Series([0] * (n - per.len()), dtype=per.dtype)])  # dialogues without turns
     counts = dict(sorted(per.value_counts().iter_rows()))
-    return {"min": int(per.min()), "median": float(per.median()), "max": int(per.max()),
+    # an integer column with at least one row: its min, median and max are numbers
+    return {"min": int(cast(int, per.min())), "median": float(cast(float, per.median())),
+            "max": int(cast(int, per.max())),
             "histogram": {str(k): v for k, v in counts.items()}}
 
 
@@ -56,7 +59,7 @@ def table2(dialogues: pl.DataFrame, questions: pl.DataFrame, variants: int) -> d
                 for f in QUESTION_FORMATS} for a in ABILITIES}
     shas = (dialogues.select(pl.col("turns").explode().struct.field("images").explode().struct.field("sha256"))
             .drop_nulls().n_unique() if n else 0)
-    by_role = {role: round(float(turns.filter(pl.col("role") == role)["words"].mean() or 0), 2)
+    by_role = {role: round(float(cast("float | None", turns.filter(pl.col("role") == role)["words"].mean()) or 0), 2)
                for role in ("user", "assistant")}
     topics = dict(sorted(dialogues.group_by("topic").len().drop_nulls("topic").iter_rows(),
                          key=lambda kv: TOPICS.index(kv[0]) if kv[0] in TOPICS else len(TOPICS)))
@@ -89,7 +92,7 @@ def funnel(data: Path, release_in: int, drops: dict[str, int], released: int, va
     ledger = io.read_ledger(data)
     stages = sorted(set(ledger["stage"].to_list()),
                     key=lambda s: (PIPELINE.index(s) if s in PIPELINE else len(PIPELINE), s))
-    steps = []
+    steps: list[dict] = []
     for stage in stages:
         counts = io.ledger_counts(ledger, stage)
         if not steps:

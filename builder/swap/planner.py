@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -36,6 +37,9 @@ from builder.swap.sources import Query
 from builder.swap.sources.bank import word_pattern
 from builder.swap.spans import Candidate, categorise, categorise_by_similarity, mentions, rank
 from builder.swap.variant import PlannedSwap, overlaps, swapped_turns
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PLAN_COLUMNS = ("dialogue_id", "turns", "pii", "variant_of", "language", "traits")
 # Views of a place a place name may describe and still be shown ("the Tokyo skyline", "Prague's old town")
@@ -59,9 +63,9 @@ def selection_order(ids: list[str], seed: int) -> list[str]:
 
 
 class Planner:
-    def __init__(self, config, nlp, embedder, source):
+    def __init__(self, config, nlp, embedder, source) -> None:
         self.config, self.nlp, self.embedder, self.source = config, nlp, embedder, source
-        self._prototypes = None
+        self._prototypes: np.ndarray | None = None  # the category prototypes' embeddings, made on first use
         self._shown: dict[tuple[str, str], bool] = {}
 
     def plan(self, frame: pl.DataFrame) -> dict[str, Outcome]:
@@ -111,7 +115,7 @@ class Planner:
         for (r_i, t_i, found, m, cand), sims in zip(to_embed, self._similarities([e[3].core for e in to_embed])):
             if cand is not None:
                 # spaCy's small model calls many people GPE: the embedder can veto a label.
-                cand = None if max(sims, key=sims.get) in lx.NOT_SWAPPABLE else cand
+                cand = None if max(sims, key=sims.__getitem__) in lx.NOT_SWAPPABLE else cand
             else:
                 cand = categorise_by_similarity(t_i, m, sims, self.config.min_category_score)
             if cand is not None:
@@ -131,7 +135,8 @@ class Planner:
 
     def _rewrites(self, row: dict, cands: list[tuple[int, list, Candidate]]) -> dict:
         by_candidate = {id(c): (t_i, found) for t_i, found, c in cands}
-        seen, ok, refused, why = set(), [], 0, {}
+        seen, ok, refused = set(), [], 0
+        why: dict[str, int] = {}  # refusal reason -> candidates refused for it
         for cand in rank([c for _, _, c in cands]):
             if (cand.turn, cand.key) in seen:
                 continue
@@ -144,9 +149,12 @@ class Planner:
                        or named_in_other_turn(row, t_i, cand.mention))
             refusal = refusal or other_referent(cand, found)
             result = None if refusal else rewrite(text, cand, found)
-            reason = (refusal or ("still_named" if result is None else None)
-                      or ("pii_overlap" if overlaps(result, row["pii"], row["turns"][t_i]["index"]) else None)
-                      or grammar_refusal(result.text))
+            reason: str | None
+            if refusal or result is None:
+                reason = refusal or "still_named"
+            else:
+                reason = (("pii_overlap" if overlaps(result, row["pii"], row["turns"][t_i]["index"]) else None)
+                          or grammar_refusal(result.text))
             if reason:
                 refused += 1
                 why[reason] = why.get(reason, 0) + 1
@@ -193,7 +201,8 @@ class Planner:
         if not plan["ok"]:
             return Outcome("no_safe_rewrite", {"candidates": n, "refused": plan["refused"],
                                                "because": dict(sorted(plan["why"].items()))}, candidates=n)
-        chosen, used_turns, used_images, best = [], set(), set(), None
+        chosen: list[PlannedSwap] = []
+        used_turns, used_images, best = set(), set(), None
         for (cand, result), found in zip(plan["ok"], matches):
             if found and found[0].score is not None and (best is None or found[0].score > best[1]):
                 best = (cand.mention.core, found[0].score)

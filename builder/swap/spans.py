@@ -80,7 +80,7 @@ def _mention(doc, chunk, traits: frozenset[str] = frozenset()) -> Mention | None
     while core_start < root.i and doc[core_start].text == "-":
         core_start += 1  # "a five-star hotel": the hyphen joins a word the core does not hold; refused below
     article = possessive = None
-    modifiers = []
+    modifiers: list[str] = []
     for tok in doc[chunk.start:core_start]:
         low = tok.lower_
         if low in lx.ARTICLES and article is None and possessive is None and not modifiers:

@@ -12,6 +12,7 @@ import dataclasses
 import importlib.metadata
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -23,6 +24,9 @@ from builder.swap.planner import PLAN_COLUMNS, Outcome, Planner
 from builder.swap.summary import shortfall
 from builder.swap.sources import make_source
 from builder.swap.variant import build_variant
+
+if TYPE_CHECKING:
+    from classifiers.topic.embed import Embedder
 
 REPORT = "swap_report.json"
 
@@ -39,7 +43,7 @@ class SwapStage:
         io.require_finished(self.input_dir)
         self.source = make_source(config)
         self.config = dataclasses.replace(config, source_hash=self.source.fingerprint())
-        self.embedder = None
+        self.embedder: Embedder | None = None  # loaded by setup()
         self.outcomes: dict[str, Outcome] = {}
 
     def setup(self, device: str) -> None:
@@ -67,7 +71,7 @@ class SwapStage:
 
     def process(self, df: pl.DataFrame, ctx: ShardContext) -> ShardResult:
         ledger, variants = [], []
-        stats = {"dialogues": df.height, "considered": 0, "with_candidates": 0, "candidates": 0,
+        stats: dict[str, Any] = {"dialogues": df.height, "considered": 0, "with_candidates": 0, "candidates": 0,
                  "variants": 0, "images_added": 0, "reasons": {}}
         wanted = {i for i in df["dialogue_id"] if self.outcomes.get(i, Outcome("")).swaps}
         originals = {r["dialogue_id"]: r for r in df.filter(pl.col("dialogue_id").is_in(wanted)).to_dicts()}

@@ -57,4 +57,5 @@ def load() -> LowerCaseName:
     if weights[1].size not in (0, 3 * vectors.width):
         raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
                          f"({vectors.width}): rerun python -m classifiers.lower_case_name.train")
-    return LowerCaseName(*weights, meta, vectors)
+    sparse_w, dense_w, bias = weights
+    return LowerCaseName(sparse_w, dense_w, bias, meta, vectors)

@@ -43,6 +43,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -185,7 +186,7 @@ def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> list[dict]:
     real = np.array([r["variant"] != "unseen_name" for r in rows])
     for t in THRESHOLDS:
         flag = proba >= t
-        entry = {"threshold": float(t),
+        entry: dict[str, Any] = {"threshold": float(t),
                  "precision": round(float((real & flag & (y == 1)).sum() / max((real & flag).sum(), 1)), 4),
                  "recall": round(float((real & flag & (y == 1)).sum() / max((real & (y == 1)).sum(), 1)), 4)}
         for variant in ("names_lowered", "all_lowered", "as_typed", "unseen_name"):

@@ -64,4 +64,5 @@ def load() -> NumberContext:
     if weights[1].size and weights[1].shape != (n, 2 * vectors.width):
         raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
                          f"({vectors.width}): rerun python -m classifiers.number_context.train")
-    return NumberContext(*weights, meta, vectors)
+    sparse_w, dense_w, bias = weights
+    return NumberContext(sparse_w, dense_w, bias, meta, vectors)

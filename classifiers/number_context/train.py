@@ -36,6 +36,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -220,7 +221,7 @@ def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> dict:
     by_threshold = []
     for t in THRESHOLDS:
         flag = personal >= t
-        entry = {"threshold": float(t)}
+        entry: dict[str, Any] = {"threshold": float(t)}
         for src in sources:
             m = np.array([r["source"] == src for r in rows])
             pos, neg = m & (y != 0), m & (y == 0)

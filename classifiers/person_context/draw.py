@@ -27,8 +27,10 @@ MIN_TURNS, MAX_TURNS = 4, 40
 # conversations round 1 left, only names NER alone vouches for (the spans the model decides).
 # Round 3, from every conversation not held out (rounds 1 and 2's included): the words no finder
 # found that builder/clean/context_names.py proposes (basis "census" or "capital").
-ROUNDS = {1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
-          3: (3409, 640, "unfound", "candidates_3.jsonl")}
+# round -> (seed, rows, the bases drawn: None for all, or those listed, or "unfound", the output file)
+ROUNDS: dict[int, tuple[int, int, tuple[str, ...] | str | None, str]] = {
+    1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
+    3: (3409, 640, "unfound", "candidates_3.jsonl")}
 
 def load(path: Path) -> dict:
     if zipfile.is_zipfile(path):
@@ -68,13 +70,15 @@ def main() -> None:
                   and MIN_TURNS <= len([r for r in conv["messages"] if r]) <= MAX_TURNS)
     random.Random(seed).shuffle(pool)
     detector = PiiDetector(CleanConfig(person_context=False))  # the finders alone, as clean runs them
-    rows, convs = [], 0
+    rows: list[dict] = []
+    convs = 0
     for start in range(0, len(pool), 100):
         batch = [(cid, to_turns(data[cid])) for cid in pool[start:start + 100]]
         texts = [t["text"] for _, turns in batch for t in turns]
         scans = iter(detector.scan(texts, None, [k > 0 for _, turns in batch for k in range(len(turns))]))
         for cid, turns in batch:
             found = [(t, next(scans)) for t in turns]
+            hits: list[tuple[dict, dict]]  # (turn, span)
             if bases == "unfound":
                 hits = [(t, {"start": a, "end": b, "basis": kind}) for t, scan in found
                         for a, b, kind in candidates(t["text"], scan.spans)]

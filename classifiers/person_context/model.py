@@ -60,4 +60,5 @@ def load() -> PersonContext:
     if weights[1].size not in (0, vectors.width * (3 if features.NAME_VECTOR else 2)):
         raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
                          f"({vectors.width}): rerun python -m classifiers.person_context.train")
-    return PersonContext(*weights, meta, vectors, first_names())
+    sparse_w, dense_w, bias = weights
+    return PersonContext(sparse_w, dense_w, bias, meta, vectors, first_names())

@@ -55,6 +55,7 @@ class EmbeddingCache:
                         self._where.setdefault(key, (keys.stem, row))
 
     def _check_meta(self) -> None:
+        assert self.folder is not None  # called only with a cache folder
         meta = self.folder / "meta.json"
         if meta.exists():
             stored = json.loads(meta.read_text()).get("hash")
@@ -66,6 +67,7 @@ class EmbeddingCache:
 
     def _array(self, batch: str) -> np.ndarray:
         if batch not in self._arrays:
+            assert self.folder is not None  # put() keeps every batch in memory: only one read from disk is missing
             self._arrays[batch] = np.load(self.folder / f"{batch}.npy", allow_pickle=False)
         return self._arrays[batch]
 

@@ -54,6 +54,7 @@ def fine_tune(embedder_path: Path, texts: list[str], y: np.ndarray, config: Cont
     torch.manual_seed(seed)
     model = SentenceTransformer(str(embedder_path), device=device, local_files_only=True)
     inference_len = model.max_seq_length
+    assert inference_len is not None  # a transformer-backed sentence-transformer has its length limit
     model.max_seq_length = min(config.max_seq_length, inference_len)
     loss_fn = CosineSimilarityLoss(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr)

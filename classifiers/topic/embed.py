@@ -65,7 +65,7 @@ class Embedder:
                  batch_size: int = 32, dtype: str = "float32"):
         if dtype not in DTYPES:
             raise ValueError(f"dtype must be one of {DTYPES}, not {dtype!r}")
-        self.path = resolve_embedder(name_or_path)
+        self.path: Path | None = resolve_embedder(name_or_path)  # None: an in-memory model (from_model)
         given = Path(name_or_path).expanduser()
         self.name = self.path.name if given.is_dir() else name_or_path
         self.files = folder_fingerprint(self.path)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -84,7 +85,7 @@ def resolve_labels(labels: pl.DataFrame, data: pl.DataFrame, where: str) -> Labe
     total = labels.height
     labels = validate_topics(labels, where)
     other = labels.filter(pl.col("topic") == OTHER).height
-    report = {"rows": total, "unlabelled_rows": total - labels.height, "other_rows": other}
+    report: dict[str, Any] = {"rows": total, "unlabelled_rows": total - labels.height, "other_rows": other}
     if "dialogue_id" in labels.columns and labels["dialogue_id"].drop_nulls().len():
         key = ["dialogue_id"]
         index = data.select("dialogue_id")

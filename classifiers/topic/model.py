@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +30,7 @@ BUNDLED_EMBEDDER = "embedder"
 @dataclass
 class TopicModel:
     labels: list[str]
-    net: object  # torch.nn.Sequential
+    net: Any  # a torch.nn.Sequential (its layers' own attributes, e.g. ``vectors``, are read too)
     embedder: dict  # {"name", "hash", "files"?}
     text: TextConfig = TextConfig()
     mlp: MLPConfig = MLPConfig()

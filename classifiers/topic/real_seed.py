@@ -153,7 +153,8 @@ def chitchat_dialogue(key: str, conversation: dict) -> dict:
     (their lines joined by newlines); the first sender speaks as ``user``, the other as ``assistant``."""
     from builder.records import dialogue_id
 
-    turns, first = [], None
+    turns: list[dict] = []
+    first = None
     for block in conversation.get("messages") or []:
         if not block:
             continue

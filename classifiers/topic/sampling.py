@@ -44,12 +44,12 @@ def kmeans(x: np.ndarray, k: int, seed: int = 0, iterations: int = 50) -> tuple[
         raise ConfigError(f"--clusters must be at least 1 (got {k})")
     k = min(k, len(x))
     rng = np.random.default_rng(seed)
-    centroids = [x[rng.integers(len(x))]]
+    seeds = [x[rng.integers(len(x))]]
     for _ in range(1, k):
-        dist = np.min([((x - c) ** 2).sum(1) for c in centroids], axis=0)
+        dist = np.min([((x - c) ** 2).sum(1) for c in seeds], axis=0)
         probs = dist / dist.sum() if dist.sum() > 0 else np.full(len(x), 1 / len(x))
-        centroids.append(x[rng.choice(len(x), p=probs)])
-    centroids = np.stack(centroids)
+        seeds.append(x[rng.choice(len(x), p=probs)])
+    centroids = np.stack(seeds)
     assign = np.zeros(len(x), dtype=np.int64)
     for _ in range(iterations):
         new = ((centroids ** 2).sum(1)[None, :] - 2 * x @ centroids.T).argmin(1)

@@ -69,8 +69,8 @@ def build(out: Path = OUT, log=print) -> dict:
     rows = {f"{i.dataset}:{i.source_id}": i for i in seed.items}
     too_short = sorted(k for k, i in rows.items() if i.dataset == "chitchat" and len(i.turns) < MIN_TURNS)
     rows = {k: i for k, i in rows.items() if k not in too_short}
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
         (tmp / "raw").mkdir()
         with open(tmp / "raw" / "seed.jsonl", "w", encoding="utf-8") as fh:
             for key, item in sorted(rows.items()):
@@ -127,7 +127,10 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
     labels = read_labels(LABELS)
     have = {f"{d}:{s}" for d, s in zip(labels["dataset"], labels["source_id"])}
     chitchat = None
-    added, skipped, not_ingestable, too_short = [], [], [], []
+    added: list[dict] = []
+    skipped: list[str] = []
+    not_ingestable: list[str] = []
+    too_short: list[str] = []
     for path in files:
         with open(path, newline="", encoding="utf-8") as fh:
             for row in csv.DictReader(fh):
@@ -137,16 +140,20 @@ def merge(files: list[Path], reasons: Path | None = None, relabel: dict[str, str
                     continue
                 if row["dataset"] == "chitchat":
                     chitchat = chitchat if chitchat is not None else _chitchat()
+                    if chitchat is None:
+                        raise SystemExit(f"{path}: chitchat rows need chitchat-dataset's dataset.json; install the "
+                                         "chitchat-dataset package or set MMRC_CHITCHAT_JSON")
                     dialogue, source = chitchat[row["source_id"]], CHITCHAT_SOURCE
                     if len(dialogue["turns"]) < min_turns:  # a one- or two-line chat: too little to learn from
                         too_short.append(key)
                         continue
                 elif row["dataset"] == "wildchat":
                     source = f"logs/wildchat/{row['source_id']}.json"
-                    dialogue = read_log(default_data_root() / source, source).get(row["source_id"])
-                    if dialogue is None:  # ingest quarantines it (e.g. two assistant turns in a row)
+                    logged = read_log(default_data_root() / source, source).get(row["source_id"])
+                    if logged is None:  # ingest quarantines it (e.g. two assistant turns in a row)
                         not_ingestable.append(key)
                         continue
+                    dialogue = logged
                 else:
                     raise SystemExit(f"{path}: dataset {row['dataset']!r} is not merged by this tool")
                 have.add(key)

@@ -53,7 +53,8 @@ def load_units(folder: Path, min_messages: int = 2, per_topic: int | None = None
     unique = list({u["dialogue_id"]: u for u in units}.values())
     if per_topic is None:
         return unique
-    kept, seen = [], {}
+    kept = []
+    seen: dict[str, int] = {}  # topic -> units kept
     for unit in unique:
         if seen.get(unit["topic"], 0) < per_topic:
             seen[unit["topic"]] = seen.get(unit["topic"], 0) + 1

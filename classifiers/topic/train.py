@@ -11,7 +11,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -136,10 +136,11 @@ def fit_model(texts: list[str], topics: list[str], embedder: Embedder, config: T
     the dialogues' task traits (see :func:`head_inputs`)."""
     classes, y = encode_labels(topics)
     mlp = _mlp_config(config)
-    info = {"name": embedder.name, "hash": embedder.hash, "files": embedder.files}
+    info: dict[str, Any] = {"name": embedder.name, "hash": embedder.hash, "files": embedder.files}
     if config.method == "setfit":
         if folder is None:
             raise ConfigError("a setfit model needs a folder to keep its fine-tuned embedder")
+        assert embedder.path is not None  # a folder's embedder, never an in-memory fold model
         tuned = fine_tune(embedder.path, texts, y, config.contrastive, seed=config.seed, device=device)
         tuned.save(str(Path(folder) / BUNDLED_EMBEDDER), create_model_card=False, safe_serialization=True)
         _drop_unsafe(Path(folder) / BUNDLED_EMBEDDER)
@@ -149,7 +150,7 @@ def fit_model(texts: list[str], topics: list[str], embedder: Embedder, config: T
                 "bundled": True, "base": {"name": info["name"], "hash": info["hash"]}}
     vectors = head_inputs(embedder.embed_texts(texts, config.text).vectors, features, config)
     net = fit_mlp(vectors, y, len(classes), mlp, _prototypes(embedder, config), len(config.traits))
-    extra = {"contrastive": config.contrastive.__dict__} if config.method == "setfit" else {}
+    extra: dict[str, Any] = {"contrastive": config.contrastive.__dict__} if config.method == "setfit" else {}
     extra["languages"] = list(config.languages)
     base = info.pop("base", None)
     if base:

@@ -83,7 +83,9 @@ def _english() -> tuple[frozenset[str], str]:
 def _language_list(code: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """``(obscene entries, sexual entries, stems)`` of one language (wordlists/<code>.txt)."""
     path = WORDLISTS / f"{code}.txt"
-    obscene, sexual, stems = [], [], []
+    obscene: list[str] = []
+    sexual: list[str] = []
+    stems: list[str] = []
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             entry, _, note = line.partition("#")

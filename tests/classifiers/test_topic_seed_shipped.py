@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import polars as pl
+import pytest
 
 from builder.records import OTHER, TOPICS
 from classifiers.topic.real_seed import DATASETS, LABELS
@@ -51,3 +52,17 @@ def test_shipped_vectors_cover_the_seed_windows():
     assert vectors.shape == (len(meta["keys"]), 768) and vectors.dtype == np.float32
     assert len(meta["keys"]) >= len(ROWS)  # one window per dialogue (TextConfig: one 256-token window)
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
+
+
+def test_merging_chitchat_rows_without_the_dataset_says_what_is_missing(tmp_path, monkeypatch):
+    """A chitchat annotation row with no chitchat-dataset installed: one clear line, not a TypeError
+    from indexing None (labels.csv is not touched)."""
+    from classifiers.topic import real_seed, ship_seed
+
+    monkeypatch.setattr(real_seed, "chitchat_json", lambda: None)
+    before = LABELS.read_bytes()
+    annotation = tmp_path / "round.csv"
+    annotation.write_text("dataset,source_id,topic,reason\nchitchat,no-such-conversation,travel,a trip\n")
+    with pytest.raises(SystemExit, match="MMRC_CHITCHAT_JSON"):
+        ship_seed.merge([annotation], log=lambda *a: None)
+    assert LABELS.read_bytes() == before

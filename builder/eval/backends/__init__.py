@@ -16,7 +16,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol, overload
 
 from builder.errors import ConfigError
 
@@ -152,9 +152,9 @@ class Reply:
 
     @classmethod
     def from_json(cls, data: dict) -> "Reply":
-        return cls(**{k: data.get(k) for k in ("status", "text", "prompt_tokens", "completion_tokens",
-                                               "finish_reason", "error")},
-                   truncated_messages=data.get("truncated_messages") or 0)
+        fields: dict[str, Any] = {k: data.get(k) for k in ("status", "text", "prompt_tokens", "completion_tokens",
+                                                           "finish_reason", "error")}
+        return cls(**fields, truncated_messages=data.get("truncated_messages") or 0)
 
 
 class Backend(Protocol):
@@ -178,6 +178,10 @@ def _utf8(text: str) -> bool:
     return True
 
 
+@overload
+def clean_text(text: str) -> str: ...
+@overload
+def clean_text(text: None) -> None: ...
 def clean_text(text: str | None) -> str | None:
     """Lone surrogates (a JSON reply may carry ``"\\ud800"``) become U+FFFD, so every later hash and
     file write is valid UTF-8."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import io
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from builder.errors import ConfigError, ModelError, require
 from builder.eval.backends import BackendSpec, Group, Reply, Request, batching, drop_oldest, static_compile
@@ -34,15 +34,18 @@ class TransformersBackend:
         self.spec = spec
         self.folder = resolve_model_folder(spec.model)
         check_safe_weights(self.folder)
-        self.model = self.processor = None
-        self.multimodal = None
-        self.device = None
-        self._identity = None
+        # transformers' Auto* classes: the model and its processor (or tokenizer), set by setup()
+        self.model: Any = None
+        self.processor: Any = None
+        self.multimodal: bool | None = None
+        self.device: str | None = None  # resolved by identity() or setup()
+        self.context: int | None = None  # set by setup()
+        self._identity: dict[str, Any] | None = None
         self.plan: batching.BatchPlan | None = None
         self.width_multiple = 1  # prompts padded to a multiple of this (the compiled path: fewer shapes)
-        self.stats = {"path": None, "prefix_rule": None,
-                      "batches": 0, "generated": 0, "rows_max": 0, "prompt_tokens": 0, "padding_tokens": 0,
-                      "prefix_groups": 0, "prefix_unstable": 0, "compiled": False}
+        self.stats: dict[str, Any] = {"path": None, "prefix_rule": None,
+                                      "batches": 0, "generated": 0, "rows_max": 0, "prompt_tokens": 0,
+                                      "padding_tokens": 0, "prefix_groups": 0, "prefix_unstable": 0, "compiled": False}
 
     # -- identity -------------------------------------------------------------------------
     def identity(self) -> dict:
@@ -125,12 +128,13 @@ class TransformersBackend:
         """The batch plan (from free memory once the weights are in place) and the compiled path, if asked."""
         import torch
 
-        free = torch.cuda.mem_get_info(torch.device(self.device))[0] if self.device.startswith("cuda") else None
-        self.plan = batching.plan_for(self.spec.batch_size, self.device, self.model.config.get_text_config(),
+        device = self._device
+        free = torch.cuda.mem_get_info(torch.device(device))[0] if device.startswith("cuda") else None
+        self.plan = batching.plan_for(self.spec.batch_size, device, self.model.config.get_text_config(),
                                       self.model.dtype.itemsize, free)
         self.stats.update(self.plan.describe())
         if self.spec.compile:
-            self.stats.update(static_compile.enable(self.model, self.device))
+            self.stats.update(static_compile.enable(self.model, device))
             if self.stats["compiled"]:
                 self.width_multiple = static_compile.PROMPT_WIDTH_MULTIPLE
 
@@ -145,7 +149,7 @@ class TransformersBackend:
 
     def _four_bit(self, torch, transformers) -> dict:
         """4-bit weights (bitsandbytes NF4, bfloat16 compute): CUDA only, an optional extra."""
-        if not self.device.startswith("cuda"):
+        if not self._device.startswith("cuda"):
             raise ConfigError("--load-in-4bit needs a CUDA device (bitsandbytes); the CPU cannot load 4-bit weights: "
                               "drop --load-in-4bit or run with --device cuda")
         require("bitsandbytes", "'mmrc-build[quant]' (bitsandbytes, CUDA only)")
@@ -156,12 +160,17 @@ class TransformersBackend:
     def _dtype(self, torch):
         names = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
         if self.spec.dtype == "auto":
-            if self.device.startswith("cuda") and torch.cuda.is_bf16_supported():
+            if self._device.startswith("cuda") and torch.cuda.is_bf16_supported():
                 return torch.bfloat16
             return torch.float32
         if self.spec.dtype not in names:
             raise ConfigError(f"unknown dtype {self.spec.dtype!r}; available: auto, {', '.join(names)}")
         return names[self.spec.dtype]
+
+    @property
+    def _device(self) -> str:
+        assert self.device is not None, "the device is resolved by identity() or setup() first"
+        return self.device
 
     @property
     def tokenizer(self):
@@ -217,6 +226,7 @@ class TransformersBackend:
         self.setup()
         import torch
 
+        assert self.plan is not None  # setup() made it
         pool: list[tuple] = []
         with torch.inference_mode():
             for group in groups:
@@ -273,6 +283,7 @@ class TransformersBackend:
         longest prompts) goes back to the pool to be joined by prompts of its length still to come."""
         lengths = [enc["input_ids"].shape[1] for *_, enc in items]
         cap = max(request.max_new_tokens for request, *_ in items)
+        assert self.plan is not None  # setup() made it
         planned = batching.batches(lengths, cap, self.plan)
         kept = planned.pop() if keep_last else []
         for indices in planned:

@@ -73,6 +73,7 @@ class OpenAIBackend:
             raise ConfigError(f"{spec.option('api-key-env')} names {spec.api_key_env}, which is not set (or empty); "
                               f"export the key in {spec.api_key_env}, or drop the option for a server without keys")
         self.spec = spec
+        assert spec.base_url is not None, "BackendSpec.validate() requires a base URL for the openai backend"
         self.base_url = spec.base_url.rstrip("/")
         self.transport = transport
         self.sleep = sleep or asyncio.sleep
@@ -127,7 +128,7 @@ class OpenAIBackend:
 
     def _snippet(self, text: str | None) -> str:
         """A server's error text, shortened, with the key blanked if a server echoes it."""
-        return self._masked(_snippet(text))
+        return self._masked(_snippet(text)) or ""  # a str in, a str out
 
     def _masked(self, text: str | None) -> str | None:
         """``text`` with the API key blanked: a server that reflects the key (a debugging proxy, a hostile

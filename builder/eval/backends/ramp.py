@@ -29,13 +29,14 @@ class ConcurrencyRamp:
         self._window_start: float | None = None
         self._window_done = 0
         self._condition: asyncio.Condition | None = None
-        self._loop = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _cond(self) -> asyncio.Condition:
         loop = asyncio.get_running_loop()
         if self._loop is not loop:  # a new run: a new condition on its loop; the window restarts
             self._loop, self._condition, self.in_flight = loop, asyncio.Condition(), 0
             self._window_start, self._window_done = None, 0
+        assert self._condition is not None  # made with self._loop, above or on an earlier call
         return self._condition
 
     async def __aenter__(self) -> "ConcurrencyRamp":

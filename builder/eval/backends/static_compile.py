@@ -40,8 +40,8 @@ def enable(model, device: str) -> dict:
 
     on_cuda = device.startswith("cuda")
     config = CompileConfig(fullgraph=False, dynamic=False, mode="reduce-overhead" if on_cuda else "default")
-    if not on_cuda:
-        config._compile_all_devices = True  # transformers compiles only on accelerators unless told
+    if not on_cuda:  # transformers compiles only on accelerators unless told
+        config._compile_all_devices = True  # type: ignore[assignment]  # transformers declares this flag as None
     model.generation_config.cache_implementation = "static"
     model.generation_config.compile_config = config
     return {"compiled": True, "cache": "static", "compile_mode": config.mode,

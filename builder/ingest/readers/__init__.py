@@ -10,7 +10,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from builder.errors import ConfigError
 from builder.ingest.readers import chat_export, native, oasst, openai, sharegpt
@@ -91,7 +91,7 @@ def repair_surrogates(obj) -> tuple[object, int]:
         return value
 
     root = [obj]
-    stack = [(root, 0)]
+    stack: list[tuple[Any, Any]] = [(root, 0)]  # (container, key or index)
     while stack:
         container, key = stack.pop()
         value = container[key]

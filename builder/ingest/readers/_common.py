@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from builder.ingest.records import ImageSpec, RecordError
 
 
+@overload
+def require_str(obj: dict, key: str, where: str, optional: Literal[False] = False) -> str: ...
+@overload
+def require_str(obj: dict, key: str, where: str, optional: bool) -> str | None: ...
 def require_str(obj: dict, key: str, where: str, optional: bool = False) -> str | None:
     value = obj.get(key)
     if value is None and optional:

@@ -74,4 +74,6 @@ def _value_end(text: str, i: int) -> int:
                     return j + 1
             j += 1
         return len(text)
-    return _BARE.match(text, i).end()
+    bare = _BARE.match(text, i)
+    assert bare is not None  # the pattern matches the empty string too
+    return bare.end()

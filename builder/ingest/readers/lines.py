@@ -6,10 +6,10 @@ without ever being held whole, and a truncated or corrupt ``.gz`` reported where
 from __future__ import annotations
 
 import gzip
+import io
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
@@ -38,7 +38,7 @@ def compression_note(path: Path) -> str | None:
     return None
 
 
-def open_log(path: Path) -> BinaryIO:
+def open_log(path: Path) -> io.BufferedIOBase:
     """The file's bytes, decompressed when it starts with the gzip magic (whatever its name says)."""
     return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")
 
@@ -65,7 +65,7 @@ def lines(path: Path, limit: int) -> Iterator[tuple[int, bytes | None | Unreadab
 class _Blocks:
     """Blocks of a (possibly gzip) stream; a corrupt stream stops them and says why in ``broken``."""
 
-    def __init__(self, fh: BinaryIO):
+    def __init__(self, fh: io.BufferedIOBase):
         self.fh, self.broken = fh, None
 
     def __iter__(self):

@@ -6,6 +6,8 @@ silently cut short. `source_id` is the leaf message id.
 
 from __future__ import annotations
 
+from typing import Any
+
 from builder.ingest.records import Quarantined, RawDialogue, RawTurn, RecordError
 
 ROLE_MAP = {"prompter": "user", "assistant": "assistant"}
@@ -21,7 +23,7 @@ def parse(obj: dict, locator: str) -> list[RawDialogue | Quarantined]:
         raise RecordError("invalid_record", f"{locator}: field 'prompt' must be a message object")
     tree_id = str(obj.get("message_tree_id") or root.get("message_id") or locator)
     out: list[RawDialogue | Quarantined] = []
-    stack = [(root, [])]
+    stack: list[tuple[Any, list[Any]]] = [(root, [])]  # (message, the messages on the path to it)
     while stack:  # iterative DFS: deep trees must not hit the recursion limit
         node, path = stack.pop()
         if not isinstance(node, dict) or not isinstance(node.get("text"), str):

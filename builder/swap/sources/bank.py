@@ -15,6 +15,7 @@ import hashlib
 import re
 import os
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from builder.errors import InputError
 from builder.images import ImageInfo, ImageRejected, accept_image
 from builder.io import sha256_file
 from builder.swap.sources import Match, Query
+
+if TYPE_CHECKING:
+    from classifiers.topic.embed import Embedder
 
 CAPTIONS = "captions.csv"
 # The demo bank shipped inside the package: `swap` uses it when no --image-bank is given.
@@ -59,7 +63,8 @@ class ImageBank:
         self._index = {name: i for i, name in enumerate(self.images)}
         self.infos: list[ImageInfo | None] = []
         self.rejected: dict[str, int] = {}
-        self.embedder = self.matrix = None
+        self.embedder: Embedder | None = None  # given by setup()
+        self.matrix: np.ndarray | None = None  # the captions' embeddings, made by setup()
 
     @classmethod
     def from_config(cls, config) -> "ImageBank":
@@ -116,6 +121,7 @@ class ImageBank:
     def _caption_matrix(self) -> np.ndarray:
         from safetensors.numpy import load_file, save_file
 
+        assert self.embedder is not None  # setup() gave it
         key = hashlib.sha256(f"{self.embedder.hash}:{sha256_file(self.folder / CAPTIONS)}".encode()).hexdigest()
         path = cache_dir() / f"captions-{key[:32]}.safetensors"
         if path.is_file():
@@ -134,6 +140,7 @@ class ImageBank:
         """(queries x images) retrieval scores; unusable images get -inf."""
         if not queries:
             return np.zeros((0, len(self.images)), dtype=np.float32)
+        assert self.embedder is not None and self.matrix is not None  # setup() ran
         texts = sorted({q.text for q in queries} | {q.sentence for q in queries})
         vectors = dict(zip(texts, self.embedder.encode(texts)))
         span = np.stack([vectors[q.text] for q in queries])
@@ -155,7 +162,7 @@ class ImageBank:
     def caption_text(self, key: str) -> str:
         """All captions of image ``key``, lower-cased, one per line."""
         if not hasattr(self, "_caption_text"):
-            self._caption_text = {}
+            self._caption_text: dict[str, str] = {}
         if key not in self._caption_text:
             self._caption_text[key] = "\n".join(line.lower() for line in self.caption_lines(key))
         return self._caption_text[key]

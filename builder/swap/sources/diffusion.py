@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 from builder.errors import ConfigError, ModelError, require
 from builder.images import ImageInfo, accept_image
@@ -57,7 +58,8 @@ class TextToImage:
     def __init__(self, model: Path, *, steps: int, seed: int, size: int, max_pixels: int, max_bytes: int):
         self.model, self.steps, self.seed, self.size = Path(model), steps, seed, size
         self.max_pixels, self.max_bytes = max_pixels, max_bytes
-        self.pipe = self.device = None
+        self.pipe: Any = None  # a diffusers text-to-image pipeline, loaded by setup()
+        self.device: str | None = None
         self.made: dict[str, tuple[bytes, ImageInfo]] = {}
 
     @classmethod
