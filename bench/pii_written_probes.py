@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Seven sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Eight sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -21,6 +21,14 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   Written after the number-context model was trained: neither half is in its training or was
   read, so both halves measure it.
 
+- ``names_b``: 200 messages typed with capitals in which private names are typed in lower case
+  ("Went to the cinema with jake and his brother"), most with no relation word before the name,
+  39 of the names also English words, a third of them between people; and 120 with the same
+  style and lower-case words that look like names but are none here (a rose garden, pay the bill,
+  tom yum, nike, a public figure typed in lower case) to keep. Written in session 42, after
+  bench/pii_heldout.py showed (in counts only) that lower-case names in turns with capitals are
+  most of what it misses; the tuning sets held few of them.
+
 ``--rules-only`` runs clean without the number-context model (``--no-number-context``) and saves
 the set's figures as ``<set>:rules_only``, beside the default run's.
 
@@ -31,7 +39,7 @@ fourth turn of a chat whose other turns read as people chatting. A value survive
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|streets|accounts|numbers|numbers_b ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|streets|accounts|numbers|numbers_b ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -48,7 +56,7 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
         "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl",
-        "numbers_b": "numbers_b.jsonl"}  # set -> file (each split by id parity)
+        "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
