@@ -97,6 +97,17 @@ def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, 
     return out
 
 
+def refused_for_case(text: str, span: dict) -> bool:
+    """A PERSON span the value rules refused (``not_a_name``) though it reads as a name once
+    capitalised: NER's "malgorzata", refused only because no word of it starts with a capital."""
+    from builder.clean.precision import VALUE_RULES
+
+    value = text[span["start"]:span["end"]]
+    rule, allowed = VALUE_RULES["PERSON"]
+    return (span.get("suppressed_by") == rule and span.get("entity") == "PERSON" and value.islower()
+            and allowed(value.title()))
+
+
 def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
     """The scans with a PERSON span added for each lower-case word the lower-case-name model
     (classifiers/lower_case_name) reads as a name its writer did not capitalise ("went to the mall
@@ -105,7 +116,9 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
     holds the probability; the policy then judges it like any name (public figures, stories, puzzles).
     A word the dialogue writes elsewhere inside another entity NER found (a work, a place, an
     organisation: "alice" beside "Alice in Wonderland") is that entity's, and a word one slip of the
-    keyboard away from an English word ("peroid") is that word: neither is guessed a name."""
+    keyboard away from an English word ("peroid") is that word: neither is guessed a name. A name NER
+    found in lower case that the span rules refused only for its case (``not_a_name``: "malgorzata") is the
+    model's to judge, not a word already decided."""
     from builder.clean.names import whole_lower_case_name
     from builder.clean.truecase import typo_of_english_word
     from classifiers.lower_case_name.features import candidates as lower_words
@@ -118,7 +131,8 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
         if not scan.english or not typed_chat_turn(turn, text, i, traits, max_chars):
             out.append(scan)
             continue
-        taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed)] + list(scan.things)
+        taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed) if not refused_for_case(text, s)]
+        taken += list(scan.things)
         added: list[dict] = []
         for start, end in lower_words(text):
             if (any(a < end and start < b for a, b in taken) or any(a["start"] < end and start < a["end"] for a in added)

@@ -18,6 +18,8 @@ from classifiers.lower_case_name.model import FEATURES_VERSION, WEIGHTS
     ("see www.jake.com, jake_smith, @jake, jake.py or ~/kowalski/x", []),  # addresses, handles, files
     ("the funtion returns teh wrong value", ["funtion", "teh"]),  # typos are candidates; the model reads them
     ("i dont know whats up", []),  # contractions typed without their apostrophe
+    ("visit javier's grandmother, oisin’s jacket", ["javier", "oisin"]),  # a possessive: the name is a candidate
+    ("she didn't, kowalski'll", []),  # a contraction's stem is not ("didn", "kowalski'll")
     ("А имя Jerry достаточно америнское? biết", []),  # other scripts, Vietnamese
 ])
 def test_candidates(text, words):

@@ -38,3 +38,17 @@ def test_a_name_typed_in_lower_case_goes_and_the_switch_turns_it_off(tmp_path):
     texts, manifest, _ = _clean(tmp_path / "off", "--no-lower-case-names")
     assert texts[0] == CHAT[0][1]  # no finder takes "me and dean kowalski": only the model did
     assert manifest["config"]["lower_case_names"] is False and manifest["redacted_by_model"] == {}
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("text, expected", [
+    # a possessive is a name's place too
+    ("Quick one, does anyone have kowalski's number? He left his jacket here.",
+     "Quick one, does anyone have <PERSON>'s number? He left his jacket here."),
+    # NER's lower-case "malgorzata", refused by the span rules only for its case, is the model's to judge
+    ("Can you ask malgorzata if she still needs a lift?", "Can you ask <PERSON> if she still needs a lift?"),
+])
+def test_possessives_and_names_refused_only_for_their_case_go(tmp_path, text, expected):
+    texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, here is a plan.")])
+    assert texts[0] == expected
+
