@@ -15,12 +15,6 @@ from builder import __version__
 from builder import stages
 from builder.errors import DISK_FULL_ERRNOS, ENVIRONMENT_ERRNOS, PATH_ERRNOS, MMRCError
 
-# Models load from local files (never a download at run time), and each stage reports its own
-# progress (or none with --quiet): transformers' "Loading weights" bars on stderr are noise in a
-# Makefile's log. Set before any command imports huggingface_hub, which reads it once; export
-# HF_HUB_DISABLE_PROGRESS_BARS=0 to see them.
-os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-
 # Order is the order of `mmrc-build --help`: the pipeline order of the stage registry.
 COMMAND_MODULES = stages.command_modules()
 

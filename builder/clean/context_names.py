@@ -105,7 +105,7 @@ def refused_for_case(text: str, span: dict) -> bool:
     value = text[span["start"]:span["end"]]
     rule, allowed = VALUE_RULES["PERSON"]
     return (span.get("suppressed_by") == rule and span.get("entity") == "PERSON" and value.islower()
-            and allowed(value.title()))
+            and value.split()[0] not in ("the", "a", "an") and allowed(value.title()))  # "a jake": its article
 
 
 def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
@@ -143,5 +143,8 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                 start, end = whole_lower_case_name(text, start, end)
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "lower_case_name", "lower_case_name": round(p, 3)})
+        if added:  # a refusal the model overturned is no longer a kept span ("malgorzata": redacted, not kept)
+            scan = replace(scan, suppressed=[s for s in scan.suppressed if not (refused_for_case(text, s) and any(
+                a["start"] < s["end"] and s["start"] < a["end"] for a in added))])
         out.append(with_spans(scan, added))
     return out

@@ -29,7 +29,7 @@ VECTOR_WORDS = 3
 WINDOW = 4
 # A lower-case word standing alone: not inside a URL, an address, a handle, a path or a snake_case name;
 # its possessive counts ("javier's grandmother"), a contraction does not ("didn't" is no "didn").
-WORD = re.compile(r"(?<![\w@#/\\.'’-])([^\W\d_A-Z]{3,})(?!(?!['’]s\b)[\w@/\\'’-]|[.\-:]\w)")
+WORD = re.compile(r"(?<![\w@#/\\.'’-])([^\W\d_A-Z]{3,})(?!(?!['’]s(?![\w@/\\'’-]|[.\-:]\w))[\w@/\\'’-]|[.\-:]\w)")
 
 
 @functools.lru_cache(maxsize=1 << 16)

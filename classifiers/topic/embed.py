@@ -95,10 +95,12 @@ class Embedder:
     def model(self):
         if self._model is None:
             from builder.errors import ModelError, require
+            from builder.models import no_loading_bars
 
             st = require("sentence_transformers", "sentence-transformers")
             try:
-                self._model = st.SentenceTransformer(str(self.path), device=self.device, local_files_only=True)
+                with no_loading_bars():
+                    self._model = st.SentenceTransformer(str(self.path), device=self.device, local_files_only=True)
             except Exception as exc:  # a broken folder raises many kinds of errors
                 raise ModelError(f"cannot load the sentence-transformers model at {self.path} ({exc}); run `make "
                                  "models` or pass --embedder PATH to a working sentence-transformers folder") from exc

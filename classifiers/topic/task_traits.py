@@ -31,6 +31,7 @@ def trait_features(turns: list[dict], names: tuple[str, ...], traits=None) -> li
     ``traits`` column); tagged here when not given, with the same code."""
     from builder import traits as tagging
 
+    turns = turns or []  # a row with no turns (null) has no traits, as it has no text
     found = traits if traits is not None else tagging.tag(turns)
     if not turns or found.has("peer_chat"):
         return [0.0] * len(names)  # people chatting with people ask no task of anyone

@@ -78,3 +78,21 @@ def test_unknown_embedder_names_the_fix(tmp_path):
 
     with pytest.raises(ModelError, match="make models"):
         models.resolve_embedder("no-such-model")
+
+
+def test_no_loading_bars_silences_transformers_inside_and_restores_the_hub_bars_after():
+    """transformers' "Loading weights" bar is off while a model loads; Hub transfers keep theirs."""
+    import huggingface_hub.utils as hub
+    from transformers.utils import logging
+
+    from builder.models import no_loading_bars
+
+    logging.enable_progress_bar()
+    with no_loading_bars():
+        assert not logging.is_progress_bar_enabled() and hub.are_progress_bars_disabled()
+    assert logging.is_progress_bar_enabled() and not hub.are_progress_bars_disabled()
+    logging.disable_progress_bar()
+    with no_loading_bars():
+        pass
+    assert not logging.is_progress_bar_enabled()  # off before: left off
+    logging.enable_progress_bar()

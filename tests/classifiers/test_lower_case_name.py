@@ -20,6 +20,7 @@ from classifiers.lower_case_name.model import FEATURES_VERSION, WEIGHTS
     ("i dont know whats up", []),  # contractions typed without their apostrophe
     ("visit javier's grandmother, oisin’s jacket", ["javier", "oisin"]),  # a possessive: the name is a candidate
     ("she didn't, kowalski'll", []),  # a contraction's stem is not ("didn", "kowalski'll")
+    ("javier's.com, kowalski's/x, javier's-blog", []),  # a possessive inside an address or a path is not
     ("А имя Jerry достаточно америнское? biết", []),  # other scripts, Vietnamese
 ])
 def test_candidates(text, words):

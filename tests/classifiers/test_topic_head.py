@@ -155,7 +155,7 @@ PROSE_TURNS = [{"role": "user", "text": "What should I see in Lisbon?"}, {"role"
 def test_task_trait_features_are_the_share_of_turns_where_each_holds():
     from classifiers.topic.task_traits import TASK_TRAITS, feature_matrix
 
-    features = feature_matrix([CODE_TURNS, PROSE_TURNS, []], TASK_TRAITS)
+    features = feature_matrix([CODE_TURNS, PROSE_TURNS, None], TASK_TRAITS)  # a row with null turns: no traits
     assert features.shape == (3, len(TASK_TRAITS)) and features.dtype == np.float32
     expected = np.zeros((3, len(TASK_TRAITS)), dtype=np.float32)
     expected[0, TASK_TRAITS.index("code")] = 0.5  # the user's turn of two

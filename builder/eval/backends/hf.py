@@ -22,6 +22,7 @@ from builder.errors import ConfigError, ModelError, require
 from builder.eval.backends import BackendSpec, Group, Reply, Request, batching, drop_oldest, static_compile
 from builder.eval.backends import decoding, prefix_cache
 from builder.eval.backends.model_folder import check_safe_weights, resolve_model_folder
+from builder.models import no_loading_bars
 
 __all__ = ["TransformersBackend", "check_safe_weights", "resolve_model_folder"]
 
@@ -97,17 +98,18 @@ class TransformersBackend:
         if self.spec.load_in_4bit:
             kwargs.update(self._four_bit(torch, transformers))
         try:
-            if config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES or remote:
-                auto = (transformers.AutoModelForImageTextToText
-                        if config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES else transformers.AutoModel)
-                self.model = auto.from_pretrained(self.folder, **kwargs)
-                self.processor = transformers.AutoProcessor.from_pretrained(self.folder, local_files_only=True,
-                                                                            trust_remote_code=remote)
-                self.multimodal = True
-            else:
-                self.model = transformers.AutoModelForCausalLM.from_pretrained(self.folder, **kwargs)
-                self.processor = transformers.AutoTokenizer.from_pretrained(self.folder, local_files_only=True)
-                self.multimodal = False
+            with no_loading_bars():
+                if config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES or remote:
+                    image_text = config.model_type in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
+                    auto = transformers.AutoModelForImageTextToText if image_text else transformers.AutoModel
+                    self.model = auto.from_pretrained(self.folder, **kwargs)
+                    self.processor = transformers.AutoProcessor.from_pretrained(self.folder, local_files_only=True,
+                                                                                trust_remote_code=remote)
+                    self.multimodal = True
+                else:
+                    self.model = transformers.AutoModelForCausalLM.from_pretrained(self.folder, **kwargs)
+                    self.processor = transformers.AutoTokenizer.from_pretrained(self.folder, local_files_only=True)
+                    self.multimodal = False
         except (OSError, ValueError, SafetensorError) as exc:
             first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
             raise ModelError(f"could not load {self.folder} with transformers ({type(exc).__name__}: {first}); check "
