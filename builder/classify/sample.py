@@ -15,6 +15,7 @@ import polars as pl
 from builder import io
 from builder.errors import ConfigError, ModelError
 from builder.models import MPNET
+from builder.traits import column_values, select_with_traits
 from classifiers.topic.labels import listed_ids, read_label_file
 from classifiers.topic.sampling import STRATEGIES, by_clusters, by_model
 from classifiers.topic.text import TextConfig, dialogue_text
@@ -32,9 +33,7 @@ def sample_command(data_dir: Path, out_csv: Path, *, strategy: str, model_dir: P
     if strategy == "model" and model_dir is None:
         raise ConfigError("--strategy model needs --model MODEL_DIR (a first model); or use --strategy clusters")
     io.require_finished(data_dir, "--data")
-    scan = io.scan_dialogues(data_dir)
-    columns = ["dialogue_id", "source", "source_id", "turns", "topic"]
-    data = scan.select(columns + (["traits"] if "traits" in scan.collect_schema().names() else [])).collect()
+    data = select_with_traits(io.scan_dialogues(data_dir), ["dialogue_id", "source", "source_id", "turns", "topic"]).collect()
     labelled = set(data.filter(pl.col("topic").is_not_null())["dialogue_id"].to_list())
     if exclude is not None:
         labelled |= listed_ids(read_label_file(exclude), data)
@@ -59,8 +58,8 @@ def sample_command(data_dir: Path, out_csv: Path, *, strategy: str, model_dir: P
     if texts:
         vectors = emb.embed_texts(texts, text_config).vectors
         if model is not None:
-            traits = pool["traits"].to_list() if "traits" in pool.columns else None
-            scores = model.topic_scores(model.predict_proba(model.inputs(vectors, pool["turns"].to_list(), traits)))
+            inputs = model.inputs(vectors, pool["turns"].to_list(), column_values(pool))
+            scores = model.topic_scores(model.predict_proba(inputs))
             rows = [{"row": r, "proposed_topic": t, "score": round(s, 4), "cluster": None, "distance": None}
                     for r, t, s in by_model(scores, per_topic)]
         else:

@@ -36,6 +36,7 @@ from builder.errors import ConfigError, ModelError
 from builder.io import sha256_json
 from builder.models import folder_fingerprint
 from builder.records import TOPIC_TO_GROUP, TOPICS, ledger_frame
+from builder.traits import column_values
 from classifiers.topic.calibrate import apply_temperature
 from classifiers.topic.text import TextConfig, dialogue_text
 
@@ -143,9 +144,8 @@ class ClassifyStage:
         texts = [dialogue_text(t, text_config) for t in df["turns"].to_list()]
         embedded = self.embedder.embed_texts(texts, text_config)
         calibration = self._model_config.get("calibration") or {}
-        traits = df["traits"].to_list() if "traits" in df.columns else None  # tagged by clean, or tagged now
-        probs = (self.model.predict_proba(self.model.inputs(embedded.vectors, df["turns"].to_list(), traits))
-                 if texts else np.zeros((0, len(self.model.labels))))
+        probs = (self.model.predict_proba(self.model.inputs(embedded.vectors, df["turns"].to_list(), column_values(df)))
+                 if texts else np.zeros((0, len(self.model.labels))))  # the task traits: clean's, or tagged now
         if calibration.get("temperature") and len(probs):
             probs = apply_temperature(probs, calibration["temperature"])
         scores = self.model.topic_scores(probs) if texts else np.zeros((0, 14))

@@ -18,6 +18,7 @@ import polars as pl
 
 from builder import io
 from builder.errors import OutputExistsError
+from builder.traits import column_values, select_with_traits
 from classifiers.topic.embed import Embedder
 from classifiers.topic.labels import inline_labels, read_label_file, resolve_labels
 from classifiers.topic.task_traits import feature_matrix
@@ -29,9 +30,7 @@ def load_labelled(data_dir: Path, labels_path: Path | None, config: TrainConfig)
     """(dialogue_ids, texts, topics, label report, task-trait features) for the labelled dialogues of
     ``data_dir`` (the traits from its ``traits`` column, tagged afresh where clean never ran)."""
     io.require_finished(data_dir, "--data")
-    scan = io.scan_dialogues(data_dir)
-    columns = ["dialogue_id", "source", "source_id", "turns", "topic"]
-    data = scan.select(columns + (["traits"] if "traits" in scan.collect_schema().names() else [])).collect()
+    data = select_with_traits(io.scan_dialogues(data_dir), ["dialogue_id", "source", "source_id", "turns", "topic"]).collect()
     if labels_path is not None:
         labels = resolve_labels(read_label_file(labels_path), data, f"label file {labels_path}")
     else:
@@ -41,7 +40,7 @@ def load_labelled(data_dir: Path, labels_path: Path | None, config: TrainConfig)
     ids = rows["dialogue_id"].to_list()
     turns = rows["turns"].to_list()
     texts = [dialogue_text(t, config.text) for t in turns]
-    features = feature_matrix(turns, config.traits, rows["traits"].to_list() if "traits" in rows.columns else None)
+    features = feature_matrix(turns, config.traits, column_values(rows))
     return ids, texts, [by_id[i] for i in ids], labels.report, features
 
 

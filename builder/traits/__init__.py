@@ -87,6 +87,17 @@ def tag(turns: list[dict]) -> Traits:
     return Traits(found)
 
 
+def column_values(frame) -> list | None:
+    """Each row's ``traits`` column value, or None for a frame without the column (a folder clean
+    never saw): the reader then tags the dialogues itself."""
+    return frame["traits"].to_list() if "traits" in frame.columns else None
+
+
+def select_with_traits(scan, columns: list[str]):
+    """``scan.select(columns)``, with the ``traits`` column too where the folder has one."""
+    return scan.select(columns + (["traits"] if "traits" in scan.collect_schema().names() else []))
+
+
 def of_row(row: dict) -> Traits:
     """A dialogue row's traits: its ``traits`` column, or tagged now when the column is empty."""
     value = row.get("traits")
