@@ -131,7 +131,8 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
         if not scan.english or not typed_chat_turn(turn, text, i, traits, max_chars):
             out.append(scan)
             continue
-        taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed) if not refused_for_case(text, s)]
+        refused = [s for s in scan.suppressed if refused_for_case(text, s)]
+        taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed) if s not in refused]
         taken += list(scan.things)
         added: list[dict] = []
         for start, end in lower_words(text):
@@ -143,8 +144,8 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                 start, end = whole_lower_case_name(text, start, end)
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "lower_case_name", "lower_case_name": round(p, 3)})
-        if added:  # a refusal the model overturned is no longer a kept span ("malgorzata": redacted, not kept)
-            scan = replace(scan, suppressed=[s for s in scan.suppressed if not (refused_for_case(text, s) and any(
-                a["start"] < s["end"] and s["start"] < a["end"] for a in added))])
+        overturned = [s for s in refused if any(a["start"] < s["end"] and s["start"] < a["end"] for a in added)]
+        if overturned:  # a refusal the model overturned is no longer a kept span ("malgorzata": redacted, not kept)
+            scan = replace(scan, suppressed=[s for s in scan.suppressed if s not in overturned])
         out.append(with_spans(scan, added))
     return out
