@@ -108,6 +108,12 @@ def refused_for_case(text: str, span: dict) -> bool:
             and value.split()[0] not in ("the", "a", "an") and allowed(value.title()))  # "a jake": its article
 
 
+def lower_word_guess(value: str) -> bool:
+    """NER's label on one lower-case word ("marek" as an organisation): a guess without the capital it
+    reads, no entity that settles the word (the lower-case-name model judges it)."""
+    return value.isalpha() and value.islower()
+
+
 def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
     """The scans with a PERSON span added for each lower-case word the lower-case-name model
     (classifiers/lower_case_name) reads as a name its writer did not capitalise ("went to the mall
@@ -115,7 +121,8 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
     same turns as ``add_unfound_names``. The span's basis is ``lower_case_name`` and ``lower_case_name``
     holds the probability; the policy then judges it like any name (public figures, stories, puzzles).
     A word the dialogue writes elsewhere inside another entity NER found (a work, a place, an
-    organisation: "alice" beside "Alice in Wonderland") is that entity's, and a word one slip of the
+    organisation: "alice" beside "Alice in Wonderland") is that entity's (but NER's label on one lower-case
+    word alone, "marek" as an organisation, is only a guess: ``lower_word_guess``), and a word one slip of the
     keyboard away from an English word ("peroid") is that word: neither is guessed a name. A name NER
     found in lower case that the span rules refused only for its case (``not_a_name``: "malgorzata") is the
     model's to judge, not a word already decided."""
@@ -125,7 +132,8 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
     from classifiers.lower_case_name.model import load
 
     model = load()
-    in_things = {w.lower() for text, scan in zip(texts, scans) for a, b in scan.things for w in WORD.findall(text[a:b])}
+    things = [[(a, b) for a, b in scan.things if not lower_word_guess(text[a:b])] for text, scan in zip(texts, scans)]
+    in_things = {w.lower() for text, spans in zip(texts, things) for a, b in spans for w in WORD.findall(text[a:b])}
     out = []
     for i, (turn, text, scan) in enumerate(zip(turns, texts, scans)):
         if not scan.english or not typed_chat_turn(turn, text, i, traits, max_chars):
@@ -133,7 +141,7 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
             continue
         refused = [s for s in scan.suppressed if refused_for_case(text, s)]
         taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed) if s not in refused]
-        taken += list(scan.things)
+        taken += things[i]
         added: list[dict] = []
         for start, end in lower_words(text):
             if (any(a < end and start < b for a, b in taken) or any(a["start"] < end and start < a["end"] for a in added)

@@ -130,6 +130,21 @@ def test_a_lower_case_name_goes_wherever_it_is_typed_again():
     assert red.turns[2]["text"] == "<PERSON> was mad haha, the van was late"
 
 
+@pytest.mark.parametrize("value, guess", [("marek", True), ("Machu Picchu", False), ("Peru", False),
+                                          ("the alps", False), ("e2e", False)])
+def test_ners_label_on_one_lower_case_word_is_only_a_guess(value, guess):
+    from builder.clean.context_names import lower_word_guess
+
+    assert lower_word_guess(value) is guess
+
+
+@pytest.mark.models
+def test_a_lower_case_name_ner_labelled_something_else_is_still_judged():
+    text = "Suggest some team names for our pub quiz, the team is me, Lucia, marek and a guy from work."
+    red = _redact([("user", text), ("assistant", "Sure!")])  # NER: "marek" an organisation or a place
+    assert red.turns[0]["text"] == text.replace("Lucia", "<PERSON>").replace("marek", "<PERSON>")
+
+
 @pytest.mark.models
 def test_a_word_ner_calls_a_place_or_a_work_is_never_proposed():
     red = _redact([("user", "Just came back from Peru! Here are my pictures: Machu Picchu at sunrise and a llama."),
