@@ -134,6 +134,17 @@ def typo_of_english_word(word: str) -> bool:
     return any(_dictionary_word(v) for gen in (swaps, changes, inserts) for v in gen)
 
 
+@functools.cache
+def extra_letter_of_english_word(word: str) -> bool:
+    """A word of five letters or more that is no English word but becomes one with a letter dropped
+    ("insuline", "problemm", but also the name "aisling" -> "ailing"): a hint the lower-case-name model
+    weighs, never a rule by itself."""
+    w = word.lower()
+    if len(w) < 5 or not w.isalpha() or is_english_word(w):
+        return False
+    return any(_dictionary_word(w[:i] + w[i + 1:]) for i in range(len(w)))
+
+
 def _dictionary_word(word: str) -> bool:
     """In WordNet's lemma index as it stands (no inflection rules: "peroid" -> "perods" is no word)."""
     words, _, _ = _lexicon()

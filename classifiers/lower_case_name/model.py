@@ -17,7 +17,7 @@ from classifiers import context_weights
 from classifiers.lower_case_name import features
 
 WEIGHTS = Path(__file__).resolve().parent / "lower_case_name.safetensors"
-FEATURES_VERSION = "1"
+FEATURES_VERSION = "2"  # 2: census_word candidates, the word's letter triples
 
 
 class LowerCaseName:

@@ -16,7 +16,10 @@ from classifiers.lower_case_name.model import FEATURES_VERSION, WEIGHTS
     ("aisling said no. ok lol", ["aisling"]),  # slang and stop words are never candidates
     ("Jake and Aisling came", []),  # capitalised: NER's and the finders'
     ("see www.jake.com, jake_smith, @jake, jake.py or ~/kowalski/x", []),  # addresses, handles, files
-    ("the funtion returns teh wrong value", ["funtion", "teh"]),  # typos are candidates; the model reads them
+    ("my funtion returns teh wrong value", ["funtion", "teh"]),  # typos are candidates; the model reads them
+    ("went bowling with grace, frank and amber", ["grace", "frank", "amber"]),  # first names that are also words
+    ("A robin at the feeder, some karen, the holly bush; tea with robin", ["robin"]),  # after an article: a thing
+    ("jollibee!\nmerlin\n  kowalski?? \nme and kowalski", ["kowalski"]),  # alone on its line: nothing to read
     ("i dont know whats up", []),  # contractions typed without their apostrophe
     ("visit javier's grandmother, oisin’s jacket", ["javier", "oisin"]),  # a possessive: the name is a candidate
     ("she didn't, kowalski'll", []),  # a contraction's stem is not ("didn", "kowalski'll")
@@ -25,6 +28,12 @@ from classifiers.lower_case_name.model import FEATURES_VERSION, WEIGHTS
 ])
 def test_candidates(text, words):
     assert [text[s:e] for s, e in features.candidates(text)] == words
+
+
+def test_kinds_and_letters():
+    assert [features.word_kind(w) for w in ("jake", "grace", "kowalski", "table", "will")] == [
+        "census", "census_word", "unknown", None, None]  # "will": a stop word
+    assert {"kind=census_word", "c3=^gr", "c3=ce$", "pre=^gr", "suf=ce$"} <= set(features.sparse("with grace", 5, 10))
 
 
 def test_never_a_traceback_on_hostile_text():
