@@ -111,7 +111,8 @@ def refused_for_case(text: str, span: dict) -> bool:
 def lower_word_guess(value: str) -> bool:
     """NER's label on one lower-case word ("marek" as an organisation): a guess without the capital it
     reads, no entity that settles the word (the lower-case-name model judges it)."""
-    return value.isalpha() and value.islower()
+    bare = re.sub(r"['’]s$", "", value)  # "marek's"
+    return bare.isalpha() and bare.islower()
 
 
 def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:

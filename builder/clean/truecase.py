@@ -134,7 +134,7 @@ def typo_of_english_word(word: str) -> bool:
     return any(_dictionary_word(v) for gen in (swaps, changes, inserts) for v in gen)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1 << 16)
 def extra_letter_of_english_word(word: str) -> bool:
     """A word of five letters or more that is no English word but becomes one with a letter dropped
     ("insuline", "problemm", but also the name "aisling" -> "ailing"): a hint the lower-case-name model

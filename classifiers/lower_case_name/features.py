@@ -15,7 +15,7 @@ that are either no English word ("kowalski", "aisling"), a census first name tha
 ("jake", "sarah"), or a census first name that is also a verb or an adjective ("grace", "amber",
 "frank": kind ``census_word``; the words beside it decide between "with grace and her brother" and
 "with grace and style"). The characters of the word count too (its letter triples and ends: "-ak",
-"-ia", "-ek"), so a name on no list reads like the names the model saw, and whether it is an English
+"-ia", "-ek", with the word's start and end marked), so a name on no list reads like the names the model saw, and whether it is an English
 word with one letter too many ("insuline"; "aisling" too) or a slip of one ("peroid").
 
 Sparse features are hashed (CRC32) into ``DIMS`` buckets of this model's own, from the person-context
@@ -42,6 +42,7 @@ def buckets(names: list[str]) -> np.ndarray:
 
 VECTOR_WORDS = 3
 WINDOW = 4
+HINT_LETTERS = 24  # letters of a word read for its letter triples and its slips
 # A lower-case word standing alone: not inside a URL, an address, a handle, a path or a snake_case name;
 # its possessive counts ("javier's grandmother"), a contraction does not ("didn't" is no "didn").
 WORD = re.compile(r"(?<![\w@#/\\.'’-])([^\W\d_A-Z]{3,})(?!(?!['’]s(?![\w@/\\'’-]|[.\-:]\w))[\w@/\\'’-]|[.\-:]\w)")
@@ -54,20 +55,22 @@ def word_kind(word: str) -> str | None:
     "unknown" (no English word) or None."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    from builder.clean.names import first_names
+    from builder.clean.names import MONTHS, first_names
     from builder.clean.truecase import APOSTROPHE_LESS, SLANG, at_most_a_noun, is_english_word
 
     if (not word.islower() or word in STOP_WORDS or word in SLANG or word in APOSTROPHE_LESS
             or any(ord(c) >= 0x250 for c in word)):
         return None  # a word of another script or of Vietnamese ("достаточно", "biết"): not this model's
     if word in first_names():
+        if word in MONTHS:
+            return None  # "april", "june", "august": months first
         return "census" if at_most_a_noun(word) else "census_word"
     return None if is_english_word(word) else "unknown"
 
 
 # A word after an article or a quantifier is a thing or a kind of person, not someone's name typed in
 # lower case: "a robin at the feeder", "some karen at the checkout", "the holly bush", "every tom".
-DETERMINER = re.compile(r"(?:^|[^\w'’])(?:a|an|the|some|any|every|each|another)\s+$", re.IGNORECASE)
+DETERMINER = re.compile(r"(?<![\w'’])(?:a|an|the|some|any|every|each|another)[ \t\u00a0]+\Z", re.IGNORECASE)
 
 
 LETTERS = re.compile(r"[^\W\d_]")
@@ -75,17 +78,20 @@ LETTERS = re.compile(r"[^\W\d_]")
 
 def alone_on_its_line(text: str, start: int, end: int) -> bool:
     """No other word on the word's line ("jollibee!"): nothing beside it to read, only its letters, which
-    cannot tell a brand or a shout from a name."""
+    cannot tell a brand or a shout from a name. A line that goes on from a line ending in a comma or a
+    colon is not alone ("thanks,\nkowalski"; "from:\nngozi")."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
+    if line_start and text[max(0, line_start - 80):line_start].rstrip()[-1:] in (",", ":"):
+        return False
     return not LETTERS.search(text[line_start:start]) and not LETTERS.search(text[end:line_end])
 
 
 def candidates(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of the lower-case words of ``text`` that may be a name (see the module docstring)."""
     return [(m.start(1), m.end(1)) for m in WORD.finditer(text)
-            if word_kind(m.group(1)) and not DETERMINER.search(text[max(0, m.start(1) - 12):m.start(1)])
+            if word_kind(m.group(1)) and not DETERMINER.search(text, max(0, m.start(1) - 12), m.start(1))
             and not alone_on_its_line(text, m.start(1), m.end(1))]
 
 
@@ -103,6 +109,8 @@ def sparse(text: str, start: int, end: int) -> list[str]:
            f"last_name_list={word in last_names()}", f"turn_capitals={any(c.isupper() for c in text)}"]
     if english:
         out.append(f"only_noun={at_most_a_noun(word)}")
+    elif len(word) > HINT_LETTERS:
+        pass  # no slip of an English word is that long; the checks would cost a second
     elif typo_of_english_word(word):
         out.append("slip_of_a_word")  # "peroid"; also ruled out after the model, where it is flagged
     elif extra_letter_of_english_word(word):
@@ -122,9 +130,8 @@ def sparse(text: str, start: int, end: int) -> list[str]:
     if len(right) >= 2:
         out.append(f"R12={right[0]}_{right[1]}")
     out += [f"W={w}" for w in sorted(set(left[:10]) | set(right[:10]))]
-    marked = f"^{word.lower()}$"
-    out += [f"c3={marked[i:i + 3]}" for i in range(len(marked) - 2)]
-    out += [f"pre={marked[:3]}", f"suf={marked[-3:]}"]
+    marked = f"^{word.lower()[:HINT_LETTERS]}$"
+    out += [f"c3={marked[i:i + 3]}" for i in range(len(marked) - 2)]  # "^de", "eep", "ak$"
     return out
 
 

@@ -20,7 +20,8 @@ candidate word in it is a row:
 
 A word its writer typed in lower case is no sure 0: chat is full of names typed that way, which NER
 misses. So each 0 of the ``as_typed`` and ``names_lowered`` turns is tried with a capital (all of a
-turn's at once): one NER then reads as a person's ("went with Ngozi", "Isla, Freddie") is
+turn's at once; not a slip or a word with a letter too many, which NER reads as a person's once
+capitalised whatever it is: "my Funtion"): one NER then reads as a person's ("went with Ngozi", "Isla, Freddie") is
 ``doubtful``, left out of every fit and kept, as a 0, in the out-of-fold counts (so the reported
 precision stays a floor, taken on the same labels as before).
 
@@ -34,7 +35,7 @@ a floor.
 
 Out of fold (``FOLDS`` folds grouped by conversation) it reports, per variant and threshold, the
 names reached and the other words flagged; the threshold is the lowest whose out-of-fold precision
-is at least ``MIN_PRECISION``. Then the model is refit on everything.
+is at least ``MIN_PRECISION``. Then the model is refit on every row not doubtful.
 
 Usage: python -m classifiers.lower_case_name.train --chitchat WHEEL [--data ../shared/data]
 """
@@ -162,9 +163,13 @@ def rows_of(texts: list[tuple[str, str, str]], counts: Counter) -> list[dict]:
 
 def mark_doubtful(rows: list[dict], nlp, counts: Counter) -> None:
     """``doubtful`` on each 0 of a turn typed by its writer that NER reads as a person once capitalised."""
+    from builder.clean.truecase import extra_letter_of_english_word, typo_of_english_word
+
     by_turn: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
-        if r["label"] == 0 and r["variant"] in ("as_typed", "names_lowered"):
+        word = r["text"][r["start"]:r["end"]]
+        if (r["label"] == 0 and r["variant"] in ("as_typed", "names_lowered") and len(word[0].upper()) == 1
+                and not typo_of_english_word(word) and not extra_letter_of_english_word(word)):  # "my Funtion"
             by_turn.setdefault((r["group"], r["text"]), []).append(r)
     capped = []
     for (_, text), words in by_turn.items():

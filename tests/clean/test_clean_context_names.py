@@ -130,7 +130,7 @@ def test_a_lower_case_name_goes_wherever_it_is_typed_again():
     assert red.turns[2]["text"] == "<PERSON> was mad haha, the van was late"
 
 
-@pytest.mark.parametrize("value, guess", [("marek", True), ("Machu Picchu", False), ("Peru", False),
+@pytest.mark.parametrize("value, guess", [("marek", True), ("marek's", True), ("Machu Picchu", False), ("Peru", False),
                                           ("the alps", False), ("e2e", False)])
 def test_ners_label_on_one_lower_case_word_is_only_a_guess(value, guess):
     from builder.clean.context_names import lower_word_guess
