@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import functools
 import re
-import zlib
 
 import numpy as np
 
 from classifiers.person_context.features import _mean, _tokens
+from classifiers.person_context.features import buckets as hashed
 
 # Hashed buckets of this model's own (the person-context model's 32,768 were shared until session 43): the
 # letter triples and the bags of words collided there ("R=hyperthyroid" carried another feature's weight).
@@ -38,7 +38,7 @@ DIMS = 1 << 18
 
 
 def buckets(names: list[str]) -> np.ndarray:
-    return np.array(sorted({zlib.crc32(f.encode("utf-8", "surrogatepass")) % DIMS for f in names}), dtype=np.int64)
+    return hashed(names, DIMS)
 
 VECTOR_WORDS = 3
 WINDOW = 4

@@ -222,6 +222,7 @@ def out_of_fold(rows: list[dict], x, y: np.ndarray) -> np.ndarray:
 def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> list[dict]:
     out = []
     real = np.array([r["variant"] != "unseen_name" for r in rows])
+    kinds = np.array([features.word_kind(r["text"][r["start"]:r["end"]]) or "" for r in rows])
     for t in THRESHOLDS:
         flag = proba >= t
         entry: dict[str, Any] = {"threshold": float(t),
@@ -232,7 +233,7 @@ def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> list[dict]:
             entry[variant] = {"names": int((m & (y == 1)).sum()), "names_flagged": int((m & flag & (y == 1)).sum()),
                               "other_words": int((m & (y == 0)).sum()), "other_flagged": int((m & flag & (y == 0)).sum())}
         for kind in ("census", "census_word", "unknown"):  # the real rows by candidate kind
-            m = real & np.array([features.word_kind(r["text"][r["start"]:r["end"]]) == kind for r in rows])
+            m = real & (kinds == kind)
             entry[f"kind_{kind}"] = {"names": int((m & (y == 1)).sum()), "names_flagged": int((m & flag & (y == 1)).sum()),
                                      "other_words": int((m & (y == 0)).sum()), "other_flagged": int((m & flag & (y == 0)).sum())}
         out.append(entry)
@@ -256,7 +257,8 @@ def main() -> None:
     y = np.array([r["label"] for r in rows])
     oof = report(rows, y, out_of_fold(rows, x, y))
     chosen = next((e for e in oof if e["precision"] >= MIN_PRECISION), oof[-1])
-    model = _fit(x[sure(rows)], y[sure(rows)])
+    fit_on = sure(rows)
+    model = _fit(x[fit_on], y[fit_on])
     coef = model.coef_[0].astype(np.float32)
     meta = {"features_version": FEATURES_VERSION, "threshold": chosen["threshold"], "C": C,
             "min_precision": MIN_PRECISION, "rows": dict(sorted(counts.items()))}

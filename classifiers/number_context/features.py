@@ -18,12 +18,12 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-import zlib
 
 import numpy as np
 
 from builder.clean.numbers import luhn_ok
 from classifiers.person_context.features import _mean
+from classifiers.person_context.features import buckets as hashed
 
 DIMS = 1 << 14
 WINDOW = 4  # words each side in the positional window
@@ -65,10 +65,6 @@ def candidates(text: str) -> list[tuple[int, int]]:
 @functools.lru_cache(maxsize=64)
 def _words(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text))
-
-
-def _bucket(feature: str) -> int:  # as person_context's, into this model's DIMS
-    return zlib.crc32(feature.encode("utf-8", "surrogatepass")) % DIMS
 
 
 def _sides(text: str, start: int, end: int, alpha: bool = False) -> tuple[list[str], list[str]]:
@@ -158,7 +154,7 @@ def _sentence(side: list[str]) -> set[str]:
 
 
 def buckets(names: list[str]) -> np.ndarray:
-    return np.array(sorted({_bucket(f) for f in names}), dtype=np.int64)
+    return hashed(names, DIMS)  # as person_context's, into this model's DIMS
 
 
 def dense(text: str, start: int, end: int, vector_of) -> np.ndarray:

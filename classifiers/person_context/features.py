@@ -38,10 +38,6 @@ def _tokens(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text))
 
 
-def _bucket(feature: str) -> int:
-    return zlib.crc32(feature.encode("utf-8", "surrogatepass")) % DIMS
-
-
 def sparse(text: str, start: int, end: int, basis: str | None, role: str, first_names: frozenset[str],
            traits: frozenset[str] = frozenset(), traits_here: frozenset[str] = frozenset()) -> list[str]:
     """The named features of the span ``text[start:end]``; ``traits``: the dialogue's traits
@@ -128,5 +124,7 @@ class Vectors:
         return np.asarray(self.vocab.get_vector(word), dtype=np.float32)
 
 
-def buckets(names: list[str]) -> np.ndarray:
-    return np.array(sorted({_bucket(f) for f in names}), dtype=np.int64)
+def buckets(names: list[str], dims: int = DIMS) -> np.ndarray:
+    """The sorted, distinct hashed columns (CRC32 mod ``dims``) of the feature names: this model's, and the
+    number-context and lower-case-name models' into their own ``dims``."""
+    return np.array(sorted({zlib.crc32(f.encode("utf-8", "surrogatepass")) % dims for f in names}), dtype=np.int64)
