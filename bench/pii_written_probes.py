@@ -21,6 +21,12 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   Written after the number-context model was trained: neither half is in its training or was
   read, so both halves measure it.
 
+- ``numbers_c`` (session 44): 200 messages with 217 postcodes, cards, ids and phones, half of them
+  with no cue word naming their kind, 15% in other languages, and 200 with 261 tempting numbers
+  nobody owns (scores, SKUs, hotlines, documentation test cards, a city's public ZIP asked about).
+  Written before the number-context model learnt from ``numbers_b``'s and its own tuning halves;
+  measured on both halves first, then its tuning half joined the training.
+
 - ``names_b``: 200 messages typed with capitals in which private names are typed in lower case
   ("Went to the cinema with jake and his brother"), most with no relation word before the name,
   39 of the names also English words, a third of them between people; and 120 with the same
@@ -39,7 +45,7 @@ fourth turn of a chat whose other turns read as people chatting. A value survive
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|streets|accounts|numbers|numbers_b ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|streets|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
         "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl",
-        "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl"}  # set -> file (each split by id parity)
+        "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl", "numbers_c": "numbers_c.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 

@@ -23,7 +23,7 @@ MEASURED = {
     "canary_names_removed": ("planted person names, removed", 155, 183),
     "canary_streets_removed": ("planted street addresses, removed", 71, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
-                                 "left intact", 26, 271),
+                                 "left intact", 24, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
                           "removed or damaged", 122, 3623),
 }

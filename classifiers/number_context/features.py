@@ -5,10 +5,12 @@ the words around it say a lot ("we're in 30309", "it's 4417 2231 9902 1186 exp 0
 one is 485 777 3456" against "scored 30309 points", "the 4417 model"). So the features are the
 number's shape (how many digits, their groups and separators, letters in it, a leading zero, a
 Luhn check digit, a year's look, the character before and after it), the words before and after
-it (by position and as a bag), a few sentence cues (first/second person, a question), and the
-word vectors of ``en_core_web_md`` (already loaded by clean's NER) of the three words on each
-side, so "postcode" carries over from "zip" and "policy" from "member". The digits themselves
-are never features, so no value is learnt by heart.
+it (by position and as a bag), the words of its sentence wherever they stand ("lmk if 02139 is
+still the right one for the package": "package" is nine words away), a few sentence cues
+(first/second person, a question), and the word vectors of ``en_core_web_md`` (already loaded by
+clean's NER) of the three words on each side and the mean vector of the sentence's words, so
+"postcode" carries over from "zip", "policy" from "member" and "parcel" from "package". The digits
+themselves are never features, so no value is learnt by heart.
 
 Sparse features are hashed with CRC32 into ``DIMS`` buckets (stable across processes).
 """
@@ -25,7 +27,7 @@ from builder.clean.numbers import luhn_ok
 from classifiers.person_context.features import _mean
 from classifiers.person_context.features import buckets as hashed
 
-DIMS = 1 << 14
+DIMS = 1 << 16
 WINDOW = 4  # words each side in the positional window
 BAG = 8  # words each side in the bag
 VECTOR_WORDS = 3  # words each side whose word vectors are averaged
@@ -141,7 +143,27 @@ def sparse(text: str, start: int, end: int) -> list[str]:
     out += [f"S:{name}" for name, ws in (("first", FIRST), ("second", SECOND)) if sentence & ws]
     if "?" in right[:12]:
         out.append("S:question")
+    out += [f"T={w}" for w in set(sentence_words(text, start, end))]
     return out
+
+
+SENTENCE_END = ".!?\n"
+SENTENCE_WORDS = 30  # at most this many words each side: a sentence can be a whole unpunctuated paste
+
+
+def sentence_words(text: str, start: int, end: int) -> list[str]:
+    """The content words (letters only, no stop words) of the sentence around ``text[start:end]``, the
+    number left out. Stop words say how a message is written, not what the number is: with them the
+    written probes' "the", "and", "this" lifted "my Cyberpunk 2077 benchmark, and the second screenshot"
+    to a card."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    left = max(text.rfind(c, 0, start) for c in SENTENCE_END) + 1
+    ends = [i for i in (text.find(c, end) for c in SENTENCE_END) if i >= 0]
+    right = min(ends) if ends else len(text)
+    before = [w for m in WORD.finditer(text, left, start) if m.group()[0].isalpha() and (w := m.group().lower()) not in STOP_WORDS]
+    after = [w for m in WORD.finditer(text, end, right) if m.group()[0].isalpha() and (w := m.group().lower()) not in STOP_WORDS]
+    return before[-SENTENCE_WORDS:] + after[:SENTENCE_WORDS]
 
 
 def _sentence(side: list[str]) -> set[str]:
@@ -157,8 +179,12 @@ def buckets(names: list[str]) -> np.ndarray:
     return hashed(names, DIMS)  # as person_context's, into this model's DIMS
 
 
+DENSE_PARTS = 3
+
+
 def dense(text: str, start: int, end: int, vector_of) -> np.ndarray:
-    """Mean word vector of the ``VECTOR_WORDS`` words before and after the number (zeros where none),
-    each L2-normalised: 2 x the vector width."""
+    """Mean word vector of the ``VECTOR_WORDS`` words before the number, of those after it and of its
+    sentence's words (zeros where none), each L2-normalised: ``DENSE_PARTS`` x the vector width."""
     left, right = _sides(text, start, end, alpha=True)
-    return np.concatenate([_mean(left[:VECTOR_WORDS], vector_of), _mean(right[:VECTOR_WORDS], vector_of)])
+    return np.concatenate([_mean(left[:VECTOR_WORDS], vector_of), _mean(right[:VECTOR_WORDS], vector_of),
+                           _mean(sentence_words(text, start, end), vector_of)])

@@ -18,7 +18,7 @@ from classifiers import context_weights
 from classifiers.number_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "number_context.safetensors"
-FEATURES_VERSION = "1"
+FEATURES_VERSION = "2"
 
 
 class NumberContext:
@@ -61,7 +61,7 @@ def load() -> NumberContext:
         raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
                          f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.number_context.train")
     vectors = Vectors(load_ner().vocab)
-    if weights[1].size and weights[1].shape != (n, 2 * vectors.width):
+    if weights[1].size and weights[1].shape != (n, features.DENSE_PARTS * vectors.width):
         raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
                          f"({vectors.width}): rerun python -m classifiers.number_context.train")
     sparse_w, dense_w, bias = weights

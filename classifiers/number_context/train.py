@@ -46,7 +46,7 @@ from classifiers.number_context.model import FEATURES_VERSION, WEIGHTS
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS = HERE / "train_results.json"
-PROBES = ("probes.jsonl", "structured_d.jsonl", "numbers.jsonl")
+PROBES = ("probes.jsonl", "structured_d.jsonl", "numbers.jsonl", "numbers_b.jsonl", "numbers_c.jsonl")
 NUMERIC = {"ZIP": "ZIP", "CARD": "CARD", "ID": "ID", "PHONE": "PHONE"}
 PRESIDIO = {"CREDIT_CARD": "CARD", "PHONE_NUMBER": "PHONE", "US_SSN": "ID", "US_DRIVER_LICENSE": "ID",
             "IBAN_CODE": "ID", "US_BANK_NUMBER": "ID", "US_PASSPORT": "ID"}

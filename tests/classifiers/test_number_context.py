@@ -42,6 +42,17 @@ def test_features_read_the_shape_and_context_never_the_digits():
     assert ("luhn" in names) == features.luhn_ok(re.sub(r"\D", "", card))
 
 
+def test_the_sentence_is_read_wherever_its_words_stand_and_ends_at_its_end():
+    text = "ok. lmk if 02139 is still the right one for the package bc my mom wants it! see u"
+    start = text.index("02139")
+    words = features.sentence_words(text, start, start + 5)
+    assert words == ["lmk", "right", "package", "bc", "mom", "wants"]  # no stop words; not "ok" nor "see u"
+    assert "T=package" in features.sparse(text, start, start + 5)
+    long = " ".join(["word"] * 500) + " 02139 " + " ".join(["text"] * 500)  # an unpunctuated paste
+    start = long.index("02139")
+    assert len(features.sentence_words(long, start, start + 5)) == 2 * features.SENTENCE_WORDS
+
+
 def test_luhn():
     assert features.luhn_ok("4111111111111111") and not features.luhn_ok("4111111111111112")
 
