@@ -115,6 +115,39 @@ def lower_word_guess(value: str) -> bool:
     return bare.isalpha() and bare.islower()
 
 
+# A word the lower-case-name model half believes (at least this, under its threshold) gets a second
+# reading: the turn again with such words capitalised, through the NER, which knows a name by where it
+# stands once it looks like one ("the dinner for Ngozi"). The NER reads "my Funtion" as a person too,
+# which is why the model must half believe the word first; a word one slip from an English word
+# ("jarvis") is not re-read: with it, the characters of chats about films went (chitchat tuning
+# bench, fictional names damaged 11 -> 21); nor is a word beside a name the model took (``beside``).
+SECOND_READING = 0.5
+
+
+def beside(text: str, start: int, end: int, spans: list[dict]) -> bool:
+    """Whether ``text[start:end]`` stands next to one of ``spans``, spaces between: a word beside a name
+    the model took is that name's surname or no name ("tom yum goong", "cherry blossom"), which the
+    name's own widening decides; capitalised with it, the NER reads the pair as a person."""
+    return any((s["end"] <= start and not text[s["end"]:start].strip(" \t"))
+               or (end <= s["start"] and not text[end:s["start"]].strip(" \t")) for s in spans)
+
+
+def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    """The ``words`` (start, end, probability) that the NER reads as a person when the turn is read
+    again with each of them capitalised (one NER pass for the turn; a letter whose capital is longer,
+    "ß", is left as it is)."""
+    if not words:
+        return []
+    from builder.clean.recognizers import load_ner
+
+    chars = list(text)
+    for start, _, _ in words:
+        if len(chars[start].upper()) == 1:
+            chars[start] = chars[start].upper()
+    people = [(e.start_char, e.end_char) for e in load_ner()("".join(chars)).ents if e.label_ == "PERSON"]
+    return [(s, e, p) for s, e, p in words if any(a <= s and e <= b for a, b in people)]
+
+
 def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
     """The scans with a PERSON span added for each lower-case word the lower-case-name model
     (classifiers/lower_case_name) reads as a name its writer did not capitalise ("went to the mall
@@ -144,6 +177,7 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
         taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed) if s not in refused]
         taken += things[i]
         added: list[dict] = []
+        unsure: list[tuple[int, int, float]] = []
         for start, end in lower_words(text):
             if (any(a < end and start < b for a, b in taken) or any(a["start"] < end and start < a["end"] for a in added)
                     or text[start:end] in in_things):
@@ -153,6 +187,14 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                 start, end = whole_lower_case_name(text, start, end)
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "lower_case_name", "lower_case_name": round(p, 3)})
+            elif SECOND_READING <= p < model.threshold:  # a slip of an English word is never re-read
+                unsure.append((start, end, p))
+        unsure = [(s, e, p) for s, e, p in unsure if not beside(text, s, e, added)]
+        for start, end, p in read_as_people(text, unsure):
+            if not any(a["start"] < end and start < a["end"] for a in added):
+                start, end = whole_lower_case_name(text, start, end)
+                added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
+                              "basis": "lower_case_name", "lower_case_name": round(p, 3), "capitalised_reading": True})
         overturned = [s for s in refused if any(a["start"] < s["end"] and s["start"] < a["end"] for a in added)]
         if overturned:  # a refusal the model overturned is no longer a kept span ("malgorzata": redacted, not kept)
             scan = replace(scan, suppressed=[s for s in scan.suppressed if s not in overturned])

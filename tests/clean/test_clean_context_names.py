@@ -146,6 +146,37 @@ def test_a_lower_case_name_ner_labelled_something_else_is_still_judged():
 
 
 @pytest.mark.models
+def test_a_word_the_model_half_believes_is_read_again_capitalised():
+    text = "Do you think tobi would like a book about space for his birthday?"  # the model alone: 0.58 < 0.85
+    red = _redact([("user", text), ("assistant", "Sure!")])
+    assert red.turns[0]["text"] == text.replace("tobi", "<PERSON>")
+
+
+@pytest.mark.models
+def test_the_second_reading_keeps_what_the_ner_does_not_call_a_person_and_never_shifts_offsets():
+    from builder.clean.context_names import read_as_people
+
+    text = "ßtraße and ngozi, then the station"
+    words = [(0, 6, 0.6), (11, 16, 0.6), (27, 34, 0.6)]  # "ß": a capital two letters long is left as it is
+    assert [text[s:e] for s, e, _ in read_as_people(text, words)] == ["ngozi"]
+    assert read_as_people(text, []) == []
+
+
+@pytest.mark.parametrize("text, word, taken, near", [
+    ("a bowl of tom yum goong", "yum", "tom", True),  # after a name the model took
+    ("cherry blossom season", "cherry", "blossom", True),  # before one
+    ("tom and yum", "yum", "tom", False),
+    ("tom,\tyum", "yum", "tom", False),
+    ("tom\nyum", "yum", "tom", False),  # another line
+])
+def test_a_word_beside_a_name_the_model_took_is_not_read_again(text, word, taken, near):
+    from builder.clean.context_names import beside
+
+    s, t = text.index(word), text.index(taken)
+    assert beside(text, s, s + len(word), [{"start": t, "end": t + len(taken)}]) is near
+
+
+@pytest.mark.models
 def test_a_word_ner_calls_a_place_or_a_work_is_never_proposed():
     red = _redact([("user", "Just came back from Peru! Here are my pictures: Machu Picchu at sunrise and a llama."),
                    ("assistant", "Lovely!")])
