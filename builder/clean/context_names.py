@@ -118,9 +118,10 @@ def lower_word_guess(value: str) -> bool:
 # A word the lower-case-name model half believes (at least this, under its threshold) gets a second
 # reading: the turn again with such words capitalised, through the NER, which knows a name by where it
 # stands once it looks like one ("the dinner for Ngozi"). The NER reads "my Funtion" as a person too,
-# which is why the model must half believe the word first; a word one slip from an English word
-# ("jarvis") is not re-read: with it, the characters of chats about films went (chitchat tuning
-# bench, fictional names damaged 11 -> 21); nor is a word beside a name the model took (``beside``).
+# which is why the model must half believe the word first. A word over the threshold that the typo check
+# refused ("jarvis") is not re-read: with it, the characters of chats about films went (chitchat tuning
+# bench, fictional names damaged 11 -> 21); nor is a word beside a name the model took or beside another
+# word being re-read (``beside``): capitalised together, a pair reads as a person ("Cherry Blossom").
 SECOND_READING = 0.5
 
 
@@ -128,8 +129,10 @@ def beside(text: str, start: int, end: int, spans: list[dict]) -> bool:
     """Whether ``text[start:end]`` stands next to one of ``spans``, spaces between: a word beside a name
     the model took is that name's surname or no name ("tom yum goong", "cherry blossom"), which the
     name's own widening decides; capitalised with it, the NER reads the pair as a person."""
-    return any((s["end"] <= start and not text[s["end"]:start].strip(" \t"))
-               or (end <= s["start"] and not text[end:s["start"]].strip(" \t")) for s in spans)
+    def gap(a: int, b: int) -> bool:
+        return a <= b and all(c.isspace() and c not in "\n\r" for c in text[a:b])
+
+    return any(gap(s["end"], start) or gap(end, s["start"]) for s in spans)
 
 
 def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
@@ -140,7 +143,9 @@ def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple
         return []
     from builder.clean.recognizers import load_ner
 
-    chars = list(text)
+    from builder.clean.pii import LONE_SURROGATE
+
+    chars = list(LONE_SURROGATE.sub("\ufffd", text))  # the NER cannot read a lone surrogate; one for one
     for start, _, _ in words:
         if len(chars[start].upper()) == 1:
             chars[start] = chars[start].upper()
@@ -187,12 +192,13 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                 start, end = whole_lower_case_name(text, start, end)
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "lower_case_name", "lower_case_name": round(p, 3)})
-            elif SECOND_READING <= p < model.threshold:  # a slip of an English word is never re-read
+            elif SECOND_READING <= p < model.threshold:  # one over it that the typo check refused is not re-read
                 unsure.append((start, end, p))
-        unsure = [(s, e, p) for s, e, p in unsure if not beside(text, s, e, added)]
+        unsure = [(s, e, p) for s, e, p in unsure  # a pair read again together reads as a person ("cherry blossom")
+                  if not beside(text, s, e, added) and not beside(text, s, e, [{"start": a, "end": b} for a, b, _ in unsure])]
         for start, end, p in read_as_people(text, unsure):
+            start, end = whole_lower_case_name(text, start, end)  # over a span already found: merged later
             if not any(a["start"] < end and start < a["end"] for a in added):
-                start, end = whole_lower_case_name(text, start, end)
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "lower_case_name", "lower_case_name": round(p, 3), "capitalised_reading": True})
         overturned = [s for s in refused if any(a["start"] < s["end"] and s["start"] < a["end"] for a in added)]

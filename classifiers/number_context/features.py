@@ -147,22 +147,39 @@ def sparse(text: str, start: int, end: int) -> list[str]:
     return out
 
 
-SENTENCE_END = ".!?\n"
+# A sentence ends at a line break, or at a stop mark before a space or the end ("$3.50", "St.Mary" go on).
+SENTENCE_END = re.compile(r"[\n\r]|[.!?…。！？]\s")
 SENTENCE_WORDS = 30  # at most this many words each side: a sentence can be a whole unpunctuated paste
+SENTENCE_REACH = 600  # characters read each side, at most
+# Stop words that are cues for a number ("call me on", "the name on it", "first 6", "last four", "the back
+# says", "we moved", "mine is"): kept in the sentence's words.
+CUE_STOP_WORDS = frozenset("call name first last back front move mine".split())
+CONTRACTION = re.compile(r"(?:n't|'s|'m|'re|'ve|'ll|'d)$")
+
+
+def _content(word: str) -> bool:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    if word in CUE_STOP_WORDS:
+        return True
+    base = CONTRACTION.sub("", word.replace("’", "'"))  # "i'm", "don't" (do), "it's"
+    return word not in STOP_WORDS and base not in STOP_WORDS and base not in ("ca", "wo", "sha", "ai")
 
 
 def sentence_words(text: str, start: int, end: int) -> list[str]:
-    """The content words (letters only, no stop words) of the sentence around ``text[start:end]``, the
+    """The content words (letters only; no stop words but ``CUE_STOP_WORDS``, no contraction of one) of
+    the sentence around ``text[start:end]`` (at most ``SENTENCE_REACH`` characters each side), the
     number left out. Stop words say how a message is written, not what the number is: with them the
     written probes' "the", "and", "this" lifted "my Cyberpunk 2077 benchmark, and the second screenshot"
     to a card."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    left = max(text.rfind(c, 0, start) for c in SENTENCE_END) + 1
-    ends = [i for i in (text.find(c, end) for c in SENTENCE_END) if i >= 0]
-    right = min(ends) if ends else len(text)
-    before = [w for m in WORD.finditer(text, left, start) if m.group()[0].isalpha() and (w := m.group().lower()) not in STOP_WORDS]
-    after = [w for m in WORD.finditer(text, end, right) if m.group()[0].isalpha() and (w := m.group().lower()) not in STOP_WORDS]
+    left = max(0, start - SENTENCE_REACH)
+    for stop in SENTENCE_END.finditer(text, left, start):
+        left = stop.end()
+    reach = min(len(text), end + SENTENCE_REACH)
+    after_stop = SENTENCE_END.search(text, end, reach)
+    right = after_stop.start() if after_stop else reach
+    before = [w for m in WORD.finditer(text, left, start) if m.group()[0].isalpha() and _content(w := m.group().lower())]
+    after = [w for m in WORD.finditer(text, end, right) if m.group()[0].isalpha() and _content(w := m.group().lower())]
     return before[-SENTENCE_WORDS:] + after[:SENTENCE_WORDS]
 
 

@@ -160,6 +160,8 @@ def test_the_second_reading_keeps_what_the_ner_does_not_call_a_person_and_never_
     words = [(0, 6, 0.6), (11, 16, 0.6), (27, 34, 0.6)]  # "ß": a capital two letters long is left as it is
     assert [text[s:e] for s, e, _ in read_as_people(text, words)] == ["ngozi"]
     assert read_as_people(text, []) == []
+    lone = "ask ngozi \ud800 tomorrow"  # a lone surrogate (text that did not come through ingest): read, not raised
+    assert [lone[s:e] for s, e, _ in read_as_people(lone, [(4, 9, 0.6)])] in (["ngozi"], [])
 
 
 @pytest.mark.parametrize("text, word, taken, near", [
@@ -168,6 +170,7 @@ def test_the_second_reading_keeps_what_the_ner_does_not_call_a_person_and_never_
     ("tom and yum", "yum", "tom", False),
     ("tom,\tyum", "yum", "tom", False),
     ("tom\nyum", "yum", "tom", False),  # another line
+    ("tom\u00a0yum", "yum", "tom", True),  # a no-break space is a space
 ])
 def test_a_word_beside_a_name_the_model_took_is_not_read_again(text, word, taken, near):
     from builder.clean.context_names import beside
