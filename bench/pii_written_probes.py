@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Eight sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Nine sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -18,8 +18,8 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
 
 - ``numbers_b``: 200 messages with 242 postcodes, cards, ids and phones in texting style or to
   support, and 200 with tempting numbers nobody owns ("my score was 30412", "my room is 1204").
-  Written after the number-context model was trained: neither half is in its training or was
-  read, so both halves measure it.
+  Written after the number-context model was trained: neither half was in its training or
+  read until session 44, when its tuning half joined the training; its check half measures it.
 
 - ``numbers_c`` (session 44): 200 messages with 217 postcodes, cards, ids and phones, half of them
   with no cue word naming their kind, 15% in other languages, and 200 with 261 tempting numbers

@@ -141,9 +141,8 @@ def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple
     "ß", is left as it is)."""
     if not words:
         return []
-    from builder.clean.recognizers import load_ner
-
     from builder.clean.pii import LONE_SURROGATE
+    from builder.clean.recognizers import load_ner
 
     chars = list(LONE_SURROGATE.sub("\ufffd", text))  # the NER cannot read a lone surrogate; one for one
     for start, _, _ in words:

@@ -5,7 +5,7 @@ the words around it say a lot ("we're in 30309", "it's 4417 2231 9902 1186 exp 0
 one is 485 777 3456" against "scored 30309 points", "the 4417 model"). So the features are the
 number's shape (how many digits, their groups and separators, letters in it, a leading zero, a
 Luhn check digit, a year's look, the character before and after it), the words before and after
-it (by position and as a bag), the words of its sentence wherever they stand ("lmk if 02139 is
+it (by position and as a bag), the content words of its sentence wherever they stand ("lmk if 02139 is
 still the right one for the package": "package" is nine words away), a few sentence cues
 (first/second person, a question), and the word vectors of ``en_core_web_md`` (already loaded by
 clean's NER) of the three words on each side and the mean vector of the sentence's words, so

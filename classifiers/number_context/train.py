@@ -5,7 +5,8 @@ Training candidates, all from tuning sources (nothing of bench/pii_heldout, whos
 fields alone are read to stay off it):
 
 - personal numbers written by people, not by this project's rules: the TUNING halves (odd ids)
-  of bench/pii_written_probes (``probes.jsonl``, ``structured_d.jsonl``, ``numbers.jsonl``), whose
+  of bench/pii_written_probes (``probes.jsonl``, ``structured_d.jsonl``, ``numbers.jsonl``, and since
+  session 44 ``numbers_b.jsonl`` and ``numbers_c.jsonl``), whose
   helpers never saw this code: a candidate overlapping a value of kind ZIP, CARD, ID or PHONE is
   that class; one overlapping another kind (a street, an e-mail, a birth date) is left out; every
   other candidate, and those of the messages to keep, is ``none``;
