@@ -184,7 +184,8 @@ def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
     """How many spans the policy kept stand on a context model's reading: a found name on the second
     side of a person-to-person chat (``person_context_found``), a word no finder found
     (``person_context_unfound``, basis ``context``), a number no finder found (``number_context``), a
-    name typed in lower case (``lower_case_name``)."""
+    name typed in lower case (``lower_case_name``; ``lower_case_name_reread`` counts those of them the
+    second reading took, context_names.read_as_people)."""
     out: dict[str, int] = {}
     for scan in scans:
         for s in scan.spans:
@@ -195,6 +196,8 @@ def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
                 out["number_context"] = out.get("number_context", 0) + 1
             elif s.get("lower_case_name") is not None:
                 out["lower_case_name"] = out.get("lower_case_name", 0) + 1
+                if s.get("capitalised_reading"):
+                    out["lower_case_name_reread"] = out.get("lower_case_name_reread", 0) + 1
     return out
 
 

@@ -150,6 +150,7 @@ def test_a_word_the_model_half_believes_is_read_again_capitalised():
     text = "Do you think tobi would like a book about space for his birthday?"  # the model alone: 0.58 < 0.85
     red = _redact([("user", text), ("assistant", "Sure!")])
     assert red.turns[0]["text"] == text.replace("tobi", "<PERSON>")
+    assert red.by_model == {"lower_case_name": 1, "lower_case_name_reread": 1}  # the report tells them apart
 
 
 @pytest.mark.models
