@@ -143,12 +143,11 @@ def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple
         return []
     from builder.clean.pii import LONE_SURROGATE
     from builder.clean.recognizers import load_ner
+    from builder.clean.truecase import capitalise_at
 
-    chars = list(LONE_SURROGATE.sub("\ufffd", text))  # the NER cannot read a lone surrogate; one for one
-    for start, _, _ in words:
-        if len(chars[start].upper()) == 1:
-            chars[start] = chars[start].upper()
-    people = [(e.start_char, e.end_char) for e in load_ner()("".join(chars)).ents if e.label_ == "PERSON"]
+    # the NER cannot read a lone surrogate: U+FFFD instead, one for one
+    capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), [start for start, _, _ in words])
+    people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
     return [(s, e, p) for s, e, p in words if any(a <= s and e <= b for a, b in people)]
 
 

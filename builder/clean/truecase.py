@@ -86,7 +86,6 @@ def truecase(text: str) -> str:
     """``text`` with a capital on every non-English word, when it has no capital at all."""
     if any(c.isupper() for c in text):
         return text
-    out = list(text)
     words = list(WORD.finditer(text))
     capped = [not is_english_word(m.group()) for m in words]
     for k, m in enumerate(words):
@@ -97,10 +96,16 @@ def truecase(text: str) -> str:
     for k, m in enumerate(words[1:], 1):  # "mr. martin", "she named him randy": a name by position
         if NAME_CUE.search(text[max(0, m.start() - 24):m.start()]) and m.group().lower() not in STOP_WORDS:
             capped[k] = True
-    for m, cap in zip(words, capped):
-        first = m.group()[0]
-        if cap and len(first.upper()) == 1:
-            out[m.start()] = first.upper()
+    return capitalise_at(text, [m.start() for m, cap in zip(words, capped) if cap])
+
+
+def capitalise_at(text: str, starts) -> str:
+    """``text`` with a capital at each of ``starts``, one character for one (a letter whose capital is two,
+    "ß", is left as it is): offsets stay those of ``text``."""
+    out = list(text)
+    for start in starts:
+        if len(out[start].upper()) == 1:
+            out[start] = out[start].upper()
     return "".join(out)
 
 

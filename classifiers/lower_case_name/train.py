@@ -163,7 +163,7 @@ def rows_of(texts: list[tuple[str, str, str]], counts: Counter) -> list[dict]:
 
 def mark_doubtful(rows: list[dict], nlp, counts: Counter) -> None:
     """``doubtful`` on each 0 of a turn typed by its writer that NER reads as a person once capitalised."""
-    from builder.clean.truecase import extra_letter_of_english_word, typo_of_english_word
+    from builder.clean.truecase import capitalise_at, extra_letter_of_english_word, typo_of_english_word
 
     by_turn: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
@@ -171,12 +171,7 @@ def mark_doubtful(rows: list[dict], nlp, counts: Counter) -> None:
         if (r["label"] == 0 and r["variant"] in ("as_typed", "names_lowered") and len(word[0].upper()) == 1
                 and not typo_of_english_word(word) and not extra_letter_of_english_word(word)):  # "my Funtion"
             by_turn.setdefault((r["group"], r["text"]), []).append(r)
-    capped = []
-    for (_, text), words in by_turn.items():
-        chars = list(text)
-        for r in words:
-            chars[r["start"]] = chars[r["start"]].upper()
-        capped.append("".join(chars))
+    capped = [capitalise_at(text, [r["start"] for r in words]) for (_, text), words in by_turn.items()]
     for words, doc in zip(by_turn.values(), nlp.pipe(capped, batch_size=256)):
         people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
         for r in words:

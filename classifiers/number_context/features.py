@@ -157,6 +157,7 @@ CUE_STOP_WORDS = frozenset("call name first last back front move mine".split())
 CONTRACTION = re.compile(r"(?:n't|'s|'m|'re|'ve|'ll|'d)$")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _content(word: str) -> bool:
     from spacy.lang.en.stop_words import STOP_WORDS
 
