@@ -27,6 +27,12 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   Written before the number-context model learnt from ``numbers_b``'s and its own tuning halves;
   measured on both halves first, then its tuning half joined the training.
 
+- ``streets_b`` (session 45): 260 messages with 271 private street addresses of many countries and
+  shapes (a third in other languages, half with no cue word such as "address" or "live"), and 140
+  with public addresses, street names and numbers beside capitalised words to keep. Written before
+  the street-context model was built; its tuning half is in that model's training, its check half
+  measures it.
+
 - ``names_b``: 200 messages typed with capitals in which private names are typed in lower case
   ("Went to the cinema with jake and his brother"), most with no relation word before the name,
   39 of the names also English words, a third of them between people; and 120 with the same
@@ -35,7 +41,8 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   bench/pii_heldout.py showed (in counts only) that lower-case names in turns with capitals are
   most of what it misses; the tuning sets held few of them.
 
-``--rules-only`` runs clean without the number-context model (``--no-number-context``) and saves
+``--rules-only`` runs clean without the number- and street-context models (``--no-number-context
+--no-street-context``) and saves
 the set's figures as ``<set>:rules_only``, beside the default run's.
 
 The held-out report stays bench/pii_heldout.py.
@@ -45,7 +52,7 @@ fourth turn of a chat whose other turns read as people chatting. A value survive
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|streets|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|streets|streets_b|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -62,7 +69,8 @@ REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
         "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl",
-        "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl", "numbers_c": "numbers_c.jsonl"}  # set -> file (each split by id parity)
+        "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl", "numbers_c": "numbers_c.jsonl",
+        "streets_b": "streets_b.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
@@ -89,12 +97,12 @@ def survived(value: dict, text: str) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in value["value"].split() if len(w) >= 2)
 
 
-def score(items: list[dict], number_context: bool = True) -> dict:
+def score(items: list[dict], context_models: bool = True) -> dict:
     from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
     from builder.clean.redact import redact_dialogue
 
-    config = CleanConfig(number_context=number_context)
+    config = CleanConfig(number_context=context_models, street_context=context_models)
     built = [(item, *dialogue(item)) for item in items]
     flat = iter(PiiDetector(config).scan([t["text"] for _, turns, _ in built for t in turns], None,
                                          [t["index"] > 0 for _, turns, _ in built for t in turns]))
@@ -134,14 +142,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--show", type=int, default=0)
     parser.add_argument("--set", choices=sorted(SETS), action="append")
-    parser.add_argument("--rules-only", action="store_true", help="without the number-context model")
+    parser.add_argument("--rules-only", action="store_true", help="without the number- and street-context models")
     args = parser.parse_args()
     out = REPO / "bench" / "results" / "pii_written_probes.json"
     saved = json.loads(out.read_text()) if out.exists() else {}
     saved.pop("groups", None)  # the layout before there were several sets
     for name in args.set or sorted(SETS):
         items = [json.loads(line) for line in (DATA / SETS[name]).read_text().splitlines() if line.strip()]
-        result = score(items, number_context=not args.rules_only)
+        result = score(items, context_models=not args.rules_only)
         name = f"{name}:rules_only" if args.rules_only else name
         for key, row in result["groups"].items():
             print(f"{name}:{key:16} {row}")

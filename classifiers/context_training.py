@@ -40,8 +40,8 @@ def wildchat_user_turns(data: Path, max_chars: int) -> list[tuple[str, str, str]
     return out
 
 
-def hashed_matrix(rows: list[dict], buckets_of, dims: int):
-    """A CSR matrix of ones, one row per ``rows`` entry at the columns ``buckets_of(row)`` gives."""
+def hashed_matrix(rows: list, buckets_of, dims: int):
+    """A CSR matrix of ones, one row per ``rows`` entry (of any kind) at the columns ``buckets_of(row)`` gives."""
     from scipy.sparse import csr_matrix
 
     indptr, indices = [0], []

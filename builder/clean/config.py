@@ -33,6 +33,7 @@ class CleanConfig:
     model_names_public: bool = True  # a PERSON or value only a model turn mentions is public or its example
     person_context: bool = True  # the learned person-context model (classifiers/person_context): second side's names, unfound words
     number_context: bool = True  # the learned number-context model (classifiers/number_context): numbers no finder found
+    street_context: bool = True  # the learned street-context model (classifiers/street_context): where streets end
     lower_case_names: bool = True  # the learned lower-case-name model (classifiers/lower_case_name): names typed in lower case
     max_redacted_share: float = 0.5
     coherence_min_spans: int = 3  # and at least this many replacements in the turn (redact.replaced_share)
@@ -89,6 +90,11 @@ class CleanConfig:
         from builder.clean.context_numbers import ENTITY
 
         return self.pii and self.number_context and any(e in self.entities for e in ENTITY.values())
+
+    @property
+    def judges_street_context(self) -> bool:
+        """The street-context model runs: PII on, STREET_ADDRESS among the entities, not turned off."""
+        return self.pii and self.street_context and "STREET_ADDRESS" in self.entities
 
     @property
     def judges_lower_case_names(self) -> bool:

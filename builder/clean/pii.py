@@ -129,6 +129,10 @@ class PiiDetector:
             from classifiers.number_context.model import load as load_number_context
 
             load_number_context()
+        if self.config.judges_street_context:
+            from classifiers.street_context.model import load as load_street_context
+
+            load_street_context()
         if self.config.judges_lower_case_names:
             from classifiers.lower_case_name.model import load as load_lower_case_name
 
@@ -154,6 +158,10 @@ class PiiDetector:
             from classifiers.number_context.model import weights_sha256 as number_sha256
 
             out["number_context_sha256"] = number_sha256()
+        if self.config.judges_street_context:
+            from classifiers.street_context.model import weights_sha256 as street_sha256
+
+            out["street_context_sha256"] = street_sha256()
         if self.config.judges_lower_case_names:
             from classifiers.lower_case_name.model import weights_sha256 as lower_sha256
 

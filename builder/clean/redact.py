@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from builder.clean import policy
 from builder.clean.context_names import add_lower_case_names, add_unfound_names
 from builder.clean.context_numbers import add_unfound_numbers
+from builder.clean.context_streets import add_streets
 from builder.clean.names import PARTICLES, lower_case_first_name
 from builder.clean.pii import PLAIN, TurnScan, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, is_public
@@ -139,6 +140,8 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
         scans = add_unfound_names(turns, texts, scans, traits, config.chunk_chars)
     if config.judges_lower_case_names:
         scans = add_lower_case_names(turns, texts, scans, traits, config.chunk_chars)
+    if config.judges_street_context:  # before the numbers: a house number is the street's
+        scans = add_streets(turns, texts, scans, traits, config.chunk_chars)
     if config.judges_number_context:
         scans = add_unfound_numbers(turns, texts, scans, traits, config.entities, config.chunk_chars)
     ctx = Context(turns, texts, scans, traits, config)
@@ -185,13 +188,18 @@ def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
     side of a person-to-person chat (``person_context_found``), a word no finder found
     (``person_context_unfound``, basis ``context``), a number no finder found (``number_context``), a
     name typed in lower case (``lower_case_name``; ``lower_case_name_reread`` counts those of them the
-    second reading took, context_names.read_as_people)."""
+    second reading took, context_names.read_as_people), a street no form found (``street_context``) and a
+    found street the model widened (``street_context_grown``)."""
     out: dict[str, int] = {}
     for scan in scans:
         for s in scan.spans:
             if s.get("private_context") is not None:
                 key = "person_context_unfound" if s.get("basis") == "context" else "person_context_found"
                 out[key] = out.get(key, 0) + 1
+            elif s.get("street_context") is not None:
+                out["street_context"] = out.get("street_context", 0) + 1
+            elif s.get("street_context_grown"):
+                out["street_context_grown"] = out.get("street_context_grown", 0) + 1
             elif s.get("number_context") is not None:
                 out["number_context"] = out.get("number_context", 0) + 1
             elif s.get("lower_case_name") is not None:

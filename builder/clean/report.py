@@ -42,7 +42,7 @@ def funnel_lines(folder: Path) -> list[str]:
     by_model = manifest.get("redacted_by_model") or stats.get("by_model") or {}
     if by_model:
         lines.append("  redacted on a context model's reading (classifiers/person_context, number_context, "
-                     "lower_case_name): "
+                     "street_context, lower_case_name): "
                      + ", ".join(f"{k} {v}" for k, v in sorted(by_model.items())))
     traits = manifest.get("traits") or stats.get("traits") or {}
     if traits:

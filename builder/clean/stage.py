@@ -37,7 +37,7 @@ class CleanStage:
     name = "clean"
     @property
     def version(self) -> str:
-        """"1", and the hash of each context model's weights that judges (names, numbers, lower-case names): new
+        """"1", and the hash of each context model's weights that judges (names, numbers, streets, lower-case names): new
         weights rerun the stage."""
         out = "1"
         if self.config.judges_person_context:
@@ -48,6 +48,10 @@ class CleanStage:
             from classifiers.number_context.model import weights_sha256 as number_sha256
 
             out += f"+number_context.{number_sha256()[:16]}"
+        if self.config.judges_street_context:
+            from classifiers.street_context.model import weights_sha256 as street_sha256
+
+            out += f"+street_context.{street_sha256()[:16]}"
         if self.config.judges_lower_case_names:
             from classifiers.lower_case_name.model import weights_sha256 as lower_sha256
 

@@ -55,6 +55,10 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
               help="Turn off the learned number-context model (classifiers/number_context). By default it redacts "
                    "the numbers no finder found in turns a person typed (\"they told me my case is 88-20431\") that "
                    "it reads as someone's postcode, card, id or phone number.")
+@click.option("--no-street-context", is_flag=True,
+              help="Turn off the learned street-context model (classifiers/street_context). By default it widens "
+                   "each street found over the words next to it that it reads as the same address (\"Calle 5 de "
+                   "Mayo #214\") and redacts the addresses no street form found in turns a person typed.")
 @click.option("--no-lower-case-names", is_flag=True,
               help="Turn off the learned lower-case-name model (classifiers/lower_case_name). By default it redacts "
                    "the words no finder found in turns a person typed that it reads as a name typed in lower case "
@@ -88,7 +92,7 @@ THRESHOLD_HELP = ", ".join(f"{k}={v}" for k, v in DEFAULT_TOXICITY_THRESHOLDS)
 @executor_options
 def command(input_dir, output_dir, entities, pii_thresholds, action, entity_actions, max_redacted_share,
             coherence_min_spans, languages, coherence, turn_timeout, chunk_chars, redact_model_names, no_person_context,
-            no_number_context, no_lower_case_names, public_figures, no_pii,
+            no_number_context, no_street_context, no_lower_case_names, public_figures, no_pii,
             no_exif, no_toxicity,
             toxicity_backend,
             toxicity_model, toxicity_checkpoint, toxicity_config, toxicity_thresholds, toxicity_int8,
@@ -122,7 +126,7 @@ def command(input_dir, output_dir, entities, pii_thresholds, action, entity_acti
         max_redacted_share=max_redacted_share, coherence_min_spans=coherence_min_spans,
         languages=tuple(sorted({c.strip().lower() for c in languages.split(",") if c.strip()})),
         coherence=coherence, model_names_public=not redact_model_names, person_context=not no_person_context,
-        number_context=not no_number_context, lower_case_names=not no_lower_case_names,
+        number_context=not no_number_context, street_context=not no_street_context, lower_case_names=not no_lower_case_names,
         public_figures=str(public_figures.resolve()) if public_figures else None,
         public_figures_sha256=fingerprint(public_figures) if public_figures else None,
         turn_timeout_s=turn_timeout,

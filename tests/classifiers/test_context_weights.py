@@ -10,6 +10,7 @@ import pytest
 
 @pytest.mark.parametrize("module, switch", [("classifiers.person_context.model", "--no-person-context"),
                                             ("classifiers.number_context.model", "--no-number-context"),
+                                            ("classifiers.street_context.model", "--no-street-context"),
                                             ("classifiers.lower_case_name.model", "--no-lower-case-names")])
 @pytest.mark.parametrize("content, message", [(None, "cannot be read"), (b"\x08\x00\x00\x00\x00\x00\x00\x00{}", "damaged"),
                                                 (b"garbage", "damaged")])

@@ -113,14 +113,17 @@ def test_new_weights_rerun_the_stage():
     from classifiers.lower_case_name.model import weights_sha256 as lower_sha256
     from classifiers.number_context.model import weights_sha256 as number_sha256
     from classifiers.person_context.model import weights_sha256
+    from classifiers.street_context.model import weights_sha256 as street_sha256
 
     person, number = f"person_context.{weights_sha256()[:16]}", f"number_context.{number_sha256()[:16]}"
-    lower = f"lower_case_name.{lower_sha256()[:16]}"
-    assert CleanStage(CleanConfig()).version == f"1+{person}+{number}+{lower}"
-    assert CleanStage(CleanConfig(person_context=False)).version == f"1+{number}+{lower}"
-    assert CleanStage(CleanConfig(person_context=False, number_context=False, lower_case_names=False)).version == "1"
-    assert CleanStage(CleanConfig(entities=("PERSON",))).version == f"1+{person}+{lower}"  # no number model
-    assert CleanStage(CleanConfig(entities=("PHONE_NUMBER",))).version == f"1+{number}"  # no name model
+    lower, street = f"lower_case_name.{lower_sha256()[:16]}", f"street_context.{street_sha256()[:16]}"
+    assert CleanStage(CleanConfig()).version == f"1+{person}+{number}+{street}+{lower}"
+    assert CleanStage(CleanConfig(person_context=False)).version == f"1+{number}+{street}+{lower}"
+    assert CleanStage(CleanConfig(person_context=False, number_context=False, street_context=False,
+                                  lower_case_names=False)).version == "1"
+    assert CleanStage(CleanConfig(entities=("PERSON",))).version == f"1+{person}+{lower}"  # no number or street model
+    assert CleanStage(CleanConfig(entities=("PHONE_NUMBER",))).version == f"1+{number}"  # no name or street model
+    assert CleanStage(CleanConfig(entities=("STREET_ADDRESS",))).version == f"1+{street}"
 
 
 @pytest.mark.models

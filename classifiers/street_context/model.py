@@ -1,0 +1,91 @@
+"""The street-context model at run time: which words near a number are a street address.
+
+A binary logistic regression over ``features.sparse`` (hashed), trained by ``train.py`` (see
+README.md), judges every word within ``features.WINDOW`` words of a number-bearing word; ``spans``
+joins the words it takes into addresses. Weights load from ``street_context.safetensors`` beside
+this file; its metadata holds the feature version and the threshold chosen out of fold.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from classifiers import context_weights
+from classifiers.street_context import features
+
+WEIGHTS = Path(__file__).resolve().parent / "street_context.safetensors"
+FEATURES_VERSION = "1"
+# What may stand between two words of one address: commas, a "#", brackets, a dash, a slash, a colon,
+# a line break ("78 Camiño Ancho 91\n Suite 286"); a full stop or a question mark ends it.
+JOINERS = frozenset({",", "#", "(", ")", "-", "–", "/", ":", "\n", "º", "°", "&"})
+
+
+def spans(toks, judged: list[int], probs, threshold: float) -> list[tuple[int, int, float]]:
+    """``(start, end, score)`` of each run of taken words (``probs[k] >= threshold`` for ``judged[k]``)
+    joined by ``JOINERS`` only, holding a number-bearing word and a word of two letters or more; the
+    score is the run's lowest word probability."""
+    taken = {i: float(p) for i, p in zip(judged, probs) if p >= threshold}
+    out = []
+    run: list[int] = []
+
+    def close() -> None:
+        words = [toks[i][2] for i in run]
+        if any(features.has_digit(w) for w in words) and any(sum(c.isalpha() for c in w) >= 2 for w in words):
+            out.append((toks[run[0]][0], toks[run[-1]][1], min(taken[i] for i in run)))
+
+    last = -1
+    for i in sorted(taken):
+        if run and all(toks[j][2] in JOINERS for j in range(last + 1, i)):
+            run.append(i)
+        else:
+            if run:
+                close()
+            run = [i]
+        last = i
+    if run:
+        close()
+    return out
+
+
+class StreetContext:
+    def __init__(self, sparse_w: np.ndarray, bias: float, meta: dict):
+        self.sparse_w, self.bias, self.meta = sparse_w, bias, meta
+        self.threshold = float(meta["threshold"])
+
+    def probabilities(self, text: str, toks, judged: list[int]) -> np.ndarray:
+        z = np.array([self.bias + self.sparse_w[features.buckets(features.sparse(text, toks, i))].sum()
+                      for i in judged], dtype=np.float64)
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def find(self, text: str) -> list[tuple[int, int, float]]:
+        """``(start, end, score)`` of the street addresses the model reads in ``text``."""
+        toks = features.tokens(text)
+        judged = features.candidates(toks)
+        if not judged:
+            return []
+        return spans(toks, judged, self.probabilities(text, toks, judged), self.threshold)
+
+
+WHAT, SWITCH = "street-context", "--no-street-context"
+
+
+@functools.cache
+def weights_sha256() -> str:
+    return context_weights.sha256(WEIGHTS, WHAT, SWITCH)
+
+
+@functools.cache
+def load() -> StreetContext:
+    from builder.errors import ModelError
+
+    (weights, threshold), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
+        (t["sparse"], t["bias"]), float(m["threshold"])))
+    sparse_w, bias = weights
+    if (meta.get("features_version") != FEATURES_VERSION or sparse_w.shape != (features.DIMS,)
+            or bias.shape != (1,) or not 0 < threshold < 1):
+        raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
+                         f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.street_context.train")
+    return StreetContext(sparse_w, float(bias[0]), meta)

@@ -1,0 +1,49 @@
+"""Streets judged by the street-context model (builder/clean/context_streets.py), end to end through
+the real CLI: a found street grows to its end, an address no form found goes, numbers in prose and
+a model's turns stay, and the switch."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from builder.clean.context_streets import grow
+from classifiers.street_context import features
+from conftest import clean_one_dialogue
+
+CHAT = [("user", "the courier left it at H.No. 7-2-118, Malkajgiri by mistake"),
+        ("assistant", "Couriers often mix up H.No. 3-5-871, Narayanguda with it."),  # a model's turn: never judged
+        ("user", "I ran 5 miles on Tuesday and took Route 66 for 40 minutes"),
+        ("assistant", "Nice run!")]
+
+
+@pytest.mark.models
+def test_an_address_no_form_found_goes_and_the_switch_turns_it_off(tmp_path):
+    from builder.cli import main
+
+    texts, manifest, out = clean_one_dialogue(tmp_path / "on", CHAT)
+    assert texts[0] == "the courier left it at <STREET_ADDRESS> by mistake"
+    assert texts[1] == CHAT[1][1]
+    assert texts[2] == CHAT[2][1]
+    assert manifest["redacted_by_model"] == {"street_context": 1}
+    assert manifest["config"]["street_context"] is True
+    assert "street_context_sha256" in json.dumps(manifest["models"])
+    report = CliRunner().invoke(main, ["clean", "-o", str(out), "--report"])
+    assert "street_context 1" in report.output
+    texts, manifest, _ = clean_one_dialogue(tmp_path / "off", CHAT, "--no-street-context")
+    assert texts[0] == "the courier left it at H.No. <ID_NUMBER>, Malkajgiri by mistake"  # half of it, by the rules
+    assert manifest["config"]["street_context"] is False and manifest["redacted_by_model"] == {}
+
+
+def test_a_found_street_grows_over_its_neighbours_the_model_takes():
+    text = "vivo en Calle 5 de Mayo #214, centro"
+    toks = features.tokens(text)
+    prob = {i: p for i, p in zip(range(len(toks)), [0.0, 0.0, 0.9, 0.9, 0.5, 0.5, 0.3, 0.25, 0.0, 0.1])}
+    start = text.index("Calle")
+    # the rules found "Calle 5"; "de Mayo # 214" reach GROW across the "#", "centro" does not
+    assert text[slice(*grow(toks, prob, start, start + len("Calle 5")))] == "Calle 5 de Mayo #214"
+    prob[7] = 0.1  # "214" below GROW: the street ends at "Mayo"
+    assert text[slice(*grow(toks, prob, start, start + len("Calle 5")))] == "Calle 5 de Mayo"
+    assert grow(toks, {}, start, start + 7) == (start, start + 7)
