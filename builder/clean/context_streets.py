@@ -7,14 +7,17 @@ write others, and a form that matches part of one leaves the rest ("55 bloor st 
 address. In the turns a person typed (the user's, and the second side's in a person-to-person chat),
 outside code and long pastes:
 
-- **a found street grows** over the words next to it (across commas, "#", brackets, a line break)
-  that the model gives at least ``GROW`` ("Calle 5 de Mayo #214", "H.No. 1-8-449, Chikkadpally"):
-  the form found where an address is, the model says where it ends. The span keeps its basis and
-  gets ``street_context_grown``.
+- **a found street grows** over the words next to it that the model gives at least ``GROW`` ("Calle 5
+  de Mayo #214", "H.No. 1-8-449, Chikkadpally"): across commas, "#" and brackets, not past a full
+  stop or a line break, never ending on a stop word, and, in a text with capitals, before a comma only
+  onto a capitalised word or a number. The form found where an address is, the model says where it
+  ends; from there the unit, town and postal code after it are the address's, as for the forms
+  (``addresses.extend_block``). The span keeps its basis and gets ``street_context_grown``.
 - **a street no form found** becomes a ``STREET_ADDRESS`` span (basis ``street_context``, its
-  ``street_context`` probability) where the model's words reach its shipped threshold, unless it
-  touches a street or a name a rule kept (a landmark's address, a public figure's house), or an organisation or a
-  date before 1920 stands by it, as for the forms.
+  ``street_context`` probability, with the unit, town and code after it) where the model's words
+  reach its shipped threshold, unless it touches a street or a name a rule kept (a landmark's
+  address, a public figure's house), or an organisation or a date before 1920 stands by it, as for
+  the forms.
 
 ``clean --no-street-context`` turns both off. Spans stand on the model's own threshold:
 ``--pii-threshold`` does not apply to them.
@@ -28,34 +31,47 @@ GROW = 0.2  # chosen out of fold on the tuning halves (classifiers/street_contex
 
 def grow(toks, prob: dict[int, float], start: int, end: int) -> tuple[int, int]:
     """``(start, end)`` widened over the neighbouring words of probability ``GROW`` or more, joined
-    to it by ``model.JOINERS`` only."""
-    from classifiers.street_context.model import JOINERS
+    to it by ``model.JOINERS`` only, not past a full stop, not onto a stop word at its new ends."""
+    from classifiers.street_context.features import full_stop, stop_word
+    from classifiers.street_context.model import JOINERS, end_of
 
-    inside = [i for i, (s, e, _) in enumerate(toks) if s >= start and e <= end]
+    # a word the span cuts ("Carrera 15 # 93" of "93-47") is the street's whole: a form stopped inside it
+    inside = [i for i, (s, e, t) in enumerate(toks) if s < end and start < e and t not in JOINERS]
     if not inside:
         return start, end
     first, last = inside[0], inside[-1]
+    cased = any(c.isupper() for _, _, t in toks for c in t)
     for step in (-1, 1):
-        j = (first if step < 0 else last) + step
+        edge = first if step < 0 else last
+        j = edge + step
         while 0 <= j < len(toks):
             k = j
             while 0 <= k < len(toks) and toks[k][2] in JOINERS:
                 k += step
             if not (0 <= k < len(toks)) or prob.get(k, 0.0) < GROW:
                 break
-            if step < 0:
-                first = k
-            else:
-                last = k
+            if full_stop(toks, k if step < 0 else edge):
+                break  # "... Lipowa 14, Lublin. Was mail ...": the sentence ended
+            if step < 0 and any(toks[x][2] == "," for x in range(k + 1, j + 1)) and cased and not (
+                    any(c.isupper() or c.isdigit() for c in toks[k][2])):
+                break  # before a comma, an address's first part is a name or a number ("Rose Cottage, 2 Church
+                # Lane", "Flat 5B, 12 ..."); "our place, 2215 West Fulton Avenue" is the sentence's own words
+            edge = k
             j = k + step
-    return min(start, toks[first][0]), max(end, toks[last][1])
+        while edge != (first if step < 0 else last) and stop_word(toks[edge][2].rstrip(".")):
+            edge -= step  # "our place, 2215 ...": a stop word never ends a grown street
+        if step < 0:
+            first = edge
+        else:
+            last = edge
+    return min(start, toks[first][0]), max(end, end_of(toks, last))
 
 
 def add_streets(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
     """The scans with their street spans grown and the model's own streets added (see above)."""
     from dataclasses import replace
 
-    from builder.clean.addresses import historical, organisation_before
+    from builder.clean.addresses import extend_block, historical, organisation_before
     from builder.clean.context_names import typed_chat_turn, with_spans
     from builder.clean.pii import PLAIN
     from classifiers.street_context import features
@@ -76,10 +92,13 @@ def add_streets(turns: list[dict], texts: list[str], scans: list, traits, max_ch
         model = load() if model is None else model
         probs = model.probabilities(text, toks, judged)
         prob = dict(zip(judged, probs.tolist()))
+        lower = not any(c.isupper() for c in text)
         grown = []
         for s in scan.spans:
             if s["entity"] == ENTITY:
                 start, end = grow(toks, prob, s["start"], s["end"])
+                if end != s["end"]:
+                    end = extend_block(text, end, lower)[0]  # the unit, town and code after where it now ends
                 if (start, end) != (s["start"], s["end"]):
                     s = {**s, "start": start, "end": end, "street_context_grown": True}
             grown.append(s)
@@ -94,6 +113,7 @@ def add_streets(turns: list[dict], texts: list[str], scans: list, traits, max_ch
                 continue
             if organisation_before(text, start) or historical(text, start, end):
                 continue
+            end = extend_block(text, end, lower)[0]
             added.append({"start": start, "end": end, "entity": ENTITY, "score": round(p, 3),
                           "basis": "street_context", "street_context": round(p, 3)})
         out.append(with_spans(scan, added))

@@ -59,6 +59,34 @@ def candidates(toks: tuple[tuple[int, int, str], ...]) -> list[int]:
     return sorted(keep)
 
 
+def full_stop(toks: tuple[tuple[int, int, str], ...], i: int) -> bool:
+    """Token ``i`` ends its sentence with its dot ("Lublin. Was ...", "62704. Phone", "in March."), unless
+    the dot marks an abbreviation: a word of at most three letters ("ul.", "Ch.", "St."), one with dots
+    inside ("H.No."), a street type's abbreviation (addresses.ABBREVIATION_END: "Blvd.", "Pkwy.") or a
+    German street's ("Goethestr.")."""
+    token = toks[i][2]
+    if not token.endswith(".") or len(token) < 2:
+        return False
+    core = token[:-1]
+    following = next((t for _, _, t in toks[i + 1:] if t != "\n"), "")
+    if following and not following[:1].isupper():
+        return False  # "St. mary's", "approx. 4 km": the sentence goes on
+    from builder.clean.addresses import ABBREVIATION_END
+
+    if core.isalpha() and (len(core) <= 3 or ABBREVIATION_END.search(token) or core.lower().endswith("str")):
+        return False
+    return "." not in core
+
+
+@functools.lru_cache(maxsize=4096)
+def stop_word(token: str) -> bool:
+    """An English stop word ("our", "in", "the"): it may stand inside an address ("Avenue of the
+    Americas") but never begin or end one."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return token.lower() in STOP_WORDS
+
+
 def shape(token: str) -> str:
     """Letters and digits as X, x and d, a run of three or more cut to two ("Lac-Brome" -> "Xxx-Xxx", "1-8-449" -> "d-d-dd")."""
     s = re.sub(r"[^\W\d_]", lambda m: "X" if m.group().isupper() else "x", token)

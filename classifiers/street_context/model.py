@@ -18,27 +18,43 @@ from classifiers.street_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "street_context.safetensors"
 FEATURES_VERSION = "1"
-# What may stand between two words of one address: commas, a "#", brackets, a dash, a slash, a colon,
-# a line break ("78 Camiño Ancho 91\n Suite 286"); a full stop or a question mark ends it.
-JOINERS = frozenset({",", "#", "(", ")", "-", "–", "/", ":", "\n", "º", "°", "&"})
+# What may stand between two words of one address: commas, a "#", brackets, a dash, a slash, a colon.
+# A full stop, a question mark or a line break ends it (the line above a street is its addressee's name,
+# the lines below it the town and code that addresses.extend_block reads).
+JOINERS = frozenset({",", "#", "(", ")", "-", "–", "/", ":", "º", "°", "&"})
+
+
+def _trim(toks, run: list[int]) -> list[int]:
+    """The run without the stop words at its ends ("our place, 2215 ...", "..., in March")."""
+    while run and features.stop_word(toks[run[0]][2]):
+        run = run[1:]
+    while run and features.stop_word(toks[run[-1]][2].rstrip(".")):
+        run = run[:-1]
+    return run
+
+
+def end_of(toks, i: int) -> int:
+    """Where token ``i`` ends as part of an address: before its full stop when its dot ends the sentence."""
+    return toks[i][1] - 1 if features.full_stop(toks, i) else toks[i][1]
 
 
 def spans(toks, judged: list[int], probs, threshold: float) -> list[tuple[int, int, float]]:
     """``(start, end, score)`` of each run of taken words (``probs[k] >= threshold`` for ``judged[k]``)
-    joined by ``JOINERS`` only, holding a number-bearing word and a word of two letters or more; the
-    score is the run's lowest word probability."""
+    joined by ``JOINERS`` only and not past a full stop, without stop words at its ends, holding a
+    number-bearing word and a word of two letters or more; the score is the run's lowest word probability."""
     taken = {i: float(p) for i, p in zip(judged, probs) if p >= threshold}
     out = []
     run: list[int] = []
 
     def close() -> None:
-        words = [toks[i][2] for i in run]
-        if any(features.has_digit(w) for w in words) and any(sum(c.isalpha() for c in w) >= 2 for w in words):
-            out.append((toks[run[0]][0], toks[run[-1]][1], min(taken[i] for i in run)))
+        kept = _trim(toks, run)
+        words = [toks[i][2] for i in kept]
+        if kept and any(features.has_digit(w) for w in words) and any(sum(c.isalpha() for c in w) >= 2 for w in words):
+            out.append((toks[kept[0]][0], end_of(toks, kept[-1]), min(taken[i] for i in kept)))
 
     last = -1
     for i in sorted(taken):
-        if run and all(toks[j][2] in JOINERS for j in range(last + 1, i)):
+        if run and not features.full_stop(toks, last) and all(toks[j][2] in JOINERS for j in range(last + 1, i)):
             run.append(i)
         else:
             if run:

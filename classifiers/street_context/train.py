@@ -7,7 +7,8 @@ bench/pii_heldout, whose ``source_id`` fields alone are read to stay off it):
 - addresses written by people, not by this project's rules: the TUNING halves (odd ids) of
   bench/pii_written_probes ``streets.jsonl``, ``streets_b.jsonl`` and ``probes.jsonl``, whose
   helpers never saw this code: a word in a ``STREET`` value is 1; the words right after one in its
-  sentence (``AFTER`` words: the town, the postcode, which the values leave out) are left out; every
+  sentence (of the ``AFTER`` words after it, the capitalised ones and numbers: the town, the postcode,
+  which the values leave out) are left out; every
   other word, and those of the messages to keep (public addresses, "Route 66", "Room 101"), is 0;
   the tuning halves of the sets without streets (numbers, names, accounts) give 0s too;
 - presidio-research's generated_large.json (MIT, ../shared/data/pii; at most ``PER_TEMPLATE``
@@ -71,12 +72,16 @@ def _message(text: str, group: str, source: str, pos: list[tuple[int, int]], ski
     if not judged:
         return None
     left_out: set[int] = set()
-    if after:
+    if after:  # the town and code after a street: capitalised words and numbers up to the sentence's end
         for _, e in pos:
             words, j = 0, next((k for k, t in enumerate(toks) if t[0] >= e), len(toks))
-            while j < len(toks) and words < AFTER and toks[j][2] not in (".", "!", "?"):
-                left_out.add(j)
-                words += features.is_word(toks[j][2])
+            while j < len(toks) and words < AFTER and toks[j][2] not in ("!", "?", "\n"):
+                t = toks[j][2]
+                if features.is_word(t) and (t[:1].isupper() or features.has_digit(t)) and not features.stop_word(t):
+                    left_out.add(j)
+                words += features.is_word(t)
+                if features.full_stop(toks, j) or t == ".":
+                    break
                 j += 1
     idx, labels = [], []
     for i in judged:

@@ -46,10 +46,21 @@ def test_taken_words_join_across_commas_and_marks_into_one_address_with_a_number
     wanted = {"7", "Calle", "Ocho", "depto", "3.", "Route", "9"}
     probs = np.array([0.9 if w in wanted else 0.1 for w in words])
     found = [(text[s:e], round(p, 2)) for s, e, p in spans(toks, judged, probs, 0.5)]
-    # "3." ends the first run; "Thanks" (0.1) breaks before "Route 9", a run of its own
-    assert found == [("7 Calle Ocho, depto 3.", 0.9), ("Route 9", 0.9)]
+    # "3." ends the sentence (its full stop is not the address's); "Thanks" (0.1) breaks before "Route 9"
+    assert found == [("7 Calle Ocho, depto 3", 0.9), ("Route 9", 0.9)]
     probs = np.array([0.9 if w in {"7", "3."} else 0.1 for w in words])
     assert spans(toks, judged, probs, 0.5) == []  # numbers alone are the number-context model's
+
+
+def test_an_address_never_ends_on_a_stop_word_nor_runs_past_a_full_stop_or_a_line():
+    text = "at our place, 12 Elm Road. Was it\nAnna Li\n4 Oak Lane"
+    toks = features.tokens(text)
+    judged = features.candidates(toks)
+    probs = np.array([0.0 if toks[i][2] in ("at", "it") else 0.9 for i in judged])
+    # "our" and "Was" are stop words at a run's ends; "Anna Li" is a line of its own, with no number
+    assert [text[s:e] for s, e, _ in spans(toks, judged, probs, 0.5)] == ["place, 12 Elm Road", "4 Oak Lane"]
+    assert features.full_stop(toks, [t for _, _, t in toks].index("Road.")) and not features.full_stop(
+        features.tokens("ul. Lipowa 14"), 0)
 
 
 def test_the_shipped_weights_match_the_code_and_load_from_safetensors():
@@ -68,7 +79,7 @@ def test_the_model_reads_addresses_no_form_knows_and_leaves_numbers_in_prose():
 
     model = load()
     text = "the courier left it at H.No. 7-2-118, Malkajgiri by mistake"
-    assert [text[s:e] for s, e, _ in model.find(text)] == ["H.No. 7-2-118, Malkajgiri"]
+    assert [text[s:e] for s, e, _ in model.find(text)] == ["H.No. 7-2-118"]  # clean adds the place after it
     assert model.find("I ran 5 miles on Tuesday and took Route 66 for 40 minutes") == []
 
 
