@@ -8,10 +8,12 @@ address. In the turns a person typed (the user's, and the second side's in a per
 outside code and long pastes:
 
 - **a found street grows** over the words next to it that the model gives at least ``GROW`` ("Calle 5
-  de Mayo #214", "H.No. 1-8-449, Chikkadpally"): across commas, "#" and brackets, not past a full
-  stop or a line break, never ending on a stop word, and, in a text with capitals, before a comma only
-  onto a capitalised word or a number. The form found where an address is, the model says where it
-  ends; from there the unit, town and postal code after it are the address's, as for the forms
+  de Mayo #214", "H.No. 1-8-449, Chikkadpally"), joined to it as ``model.joined`` says: across commas,
+  colons, "#", brackets, dashes, slashes, "&" and ordinal marks; not past a full stop
+  (``features.full_stop``) or a line break; in a text with capitals, across a comma or a colon only
+  between capitalised words or numbers; never ending on a stop word. A word the form cut ("93" of
+  "93-47") is taken whole. The form found where an address is, the model says where it ends; from
+  there the unit, town and postal code after it are the address's, as for the forms
   (``addresses.extend_block``). The span keeps its basis and gets ``street_context_grown``.
 - **a street no form found** becomes a ``STREET_ADDRESS`` span (basis ``street_context``, its
   ``street_context`` probability, with the unit, town and code after it) where the model's words
@@ -30,10 +32,10 @@ GROW = 0.2  # chosen out of fold on the tuning halves (classifiers/street_contex
 
 
 def grow(toks, prob: dict[int, float], start: int, end: int) -> tuple[int, int]:
-    """``(start, end)`` widened over the neighbouring words of probability ``GROW`` or more, joined
-    to it by ``model.JOINERS`` only, not past a full stop, not onto a stop word at its new ends."""
-    from classifiers.street_context.features import full_stop, stop_word
-    from classifiers.street_context.model import JOINERS, end_of
+    """``(start, end)`` widened over the neighbouring words of probability ``GROW`` or more that
+    ``model.joined`` lets join it, never ending on a stop word (never narrowed)."""
+    from classifiers.street_context.features import stop_word
+    from classifiers.street_context.model import JOINERS, end_of, joined
 
     # a word the span cuts ("Carrera 15 # 93" of "93-47") is the street's whole: a form stopped inside it
     inside = [i for i, (s, e, t) in enumerate(toks) if s < end and start < e and t not in JOINERS]
@@ -42,24 +44,18 @@ def grow(toks, prob: dict[int, float], start: int, end: int) -> tuple[int, int]:
     first, last = inside[0], inside[-1]
     cased = any(c.isupper() for _, _, t in toks for c in t)
     for step in (-1, 1):
-        edge = first if step < 0 else last
-        j = edge + step
-        while 0 <= j < len(toks):
-            k = j
+        origin = edge = first if step < 0 else last
+        while True:
+            k = edge + step
             while 0 <= k < len(toks) and toks[k][2] in JOINERS:
                 k += step
-            if not (0 <= k < len(toks)) or prob.get(k, 0.0) < GROW:
+            if not (0 <= k < len(toks)) or prob.get(k, 0.0) < GROW or not joined(toks, min(k, edge), max(k, edge), cased):
                 break
-            if full_stop(toks, k if step < 0 else edge):
-                break  # "... Lipowa 14, Lublin. Was mail ...": the sentence ended
-            if step < 0 and any(toks[x][2] == "," for x in range(k + 1, j + 1)) and cased and not (
-                    any(c.isupper() or c.isdigit() for c in toks[k][2])):
-                break  # before a comma, an address's first part is a name or a number ("Rose Cottage, 2 Church
-                # Lane", "Flat 5B, 12 ..."); "our place, 2215 West Fulton Avenue" is the sentence's own words
             edge = k
-            j = k + step
-        while edge != (first if step < 0 else last) and stop_word(toks[edge][2].rstrip(".")):
-            edge -= step  # "our place, 2215 ...": a stop word never ends a grown street
+        while edge != origin and stop_word(toks[edge][2].rstrip(".")):
+            edge -= step  # "the house at 12 Main St, in ...": a stop word never ends a grown street
+            while edge != origin and toks[edge][2] in JOINERS:
+                edge -= step
         if step < 0:
             first = edge
         else:

@@ -26,8 +26,9 @@ from classifiers.person_context.features import buckets as hashed
 DIMS = 1 << 17
 WINDOW = 6  # words judged on each side of a number-bearing word
 NEIGHBOURS = 3  # positional neighbours read on each side
-BAG = 10  # words before a word read as a bag (its cue)
-MAX_ANCHORS = 60  # number-bearing words a turn is read around, at most
+BAG = 10  # words before a word read as a bag (its cue) ...
+BAG_REACH = 30  # ... found within this many tokens before it (and the nearest number within as many)
+MAX_ANCHORS = 60  # number-bearing words a turn is read around, at most (the first ones: a table is no one's home)
 
 # A word: letters and digits, joined inside by - / ' . (so "Lac-Brome", "1-8-449", "23/7", "H.No"),
 # with a dot after it kept ("Ch.", "Goethestr."); any other mark is a token of its own.
@@ -78,13 +79,19 @@ def full_stop(toks: tuple[tuple[int, int, str], ...], i: int) -> bool:
     return "." not in core
 
 
+# English stop words that name a street or its part: "Via Roma", "No. 7", "Am Markt 3", "First Avenue",
+# "Back Lane" (with the type words of addresses.py, never taken for a stop word).
+ADDRESS_STOP_WORDS = frozenset("no am first second third fifth front back top side".split())
+
+
 @functools.lru_cache(maxsize=4096)
 def stop_word(token: str) -> bool:
     """An English stop word ("our", "in", "the"): it may stand inside an address ("Avenue of the
     Americas") but never begin or end one."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return token.lower() in STOP_WORDS
+    low = token.lower()
+    return low in STOP_WORDS and low not in ADDRESS_STOP_WORDS and low not in _types()[0]
 
 
 def shape(token: str) -> str:
@@ -188,7 +195,7 @@ def sparse(text: str, toks: tuple[tuple[int, int, str], ...], i: int) -> list[st
     # the nearest number-bearing word on each side, within WINDOW words
     for side, step in (("L", -1), ("R", 1)):
         j, words = i + step, 0
-        while 0 <= j < len(toks) and words < WINDOW:
+        while 0 <= j < len(toks) and words < WINDOW and abs(j - i) <= BAG_REACH:
             if is_word(toks[j][2]):
                 words += 1
                 if has_digit(toks[j][2]):
@@ -200,17 +207,22 @@ def sparse(text: str, toks: tuple[tuple[int, int, str], ...], i: int) -> list[st
     # the words before it in its sentence, as a bag: the cue ("address", "vivo en", "delivered to")
     bag: set[str] = set()
     j = i - 1
-    while j >= 0 and len(bag) < BAG:
+    while j >= max(0, i - BAG_REACH) and len(bag) < BAG:
         tj = toks[j][2]
-        if tj in ("!", "?", "\n") or (tj == "." and j > 0 and not toks[j - 1][2].endswith(".")):
+        if tj in ("!", "?", "\n") or (tj == "." and j > 0 and not toks[j - 1][2].endswith(".")) or full_stop(toks, j):
             break
         if is_word(tj) and not has_digit(tj):
             bag.add(tj.lower().rstrip("."))
         j -= 1
     out += [f"B={w}" for w in bag]
-    if not any(c.isupper() for c in text):
+    if lower_text(text):
         out.append("text_lower")
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def lower_text(text: str) -> bool:
+    return not any(c.isupper() for c in text)
 
 
 def buckets(names: list[str]) -> np.ndarray:

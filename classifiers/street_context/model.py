@@ -17,11 +17,33 @@ from classifiers import context_weights
 from classifiers.street_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "street_context.safetensors"
-FEATURES_VERSION = "1"
+FEATURES_VERSION = "2"
 # What may stand between two words of one address: commas, a "#", brackets, a dash, a slash, a colon.
 # A full stop, a question mark or a line break ends it (the line above a street is its addressee's name,
 # the lines below it the town and code that addresses.extend_block reads).
 JOINERS = frozenset({",", "#", "(", ")", "-", "–", "/", ":", "º", "°", "&"})
+
+
+def joined(toks, a: int, b: int, cased: bool) -> bool:
+    """Words ``a`` < ``b`` belong to one address as far as what stands between them goes: only
+    ``JOINERS``, no full stop after ``a``, and, in a text with capitals, a capitalised word or a number
+    before a comma ("Rose Cottage, 2 Church Lane", "Road, apto 42"; not "our place, 2215 ...") and
+    after a colon ("Sokak No: 14"; not "Main St: bring 2 beers"); in any text, no stop word after a
+    comma ("..., in March")."""
+    between = [toks[j][2] for j in range(a + 1, b)]
+    if not all(t in JOINERS for t in between) or features.full_stop(toks, a):
+        return False
+    if cased and "," in between and not _named(toks[a][2]):
+        return False  # "our place, 2215 ...": before a comma, an address's part is a name or a number
+    if "," in between and features.stop_word(toks[b][2].rstrip(".")):
+        return False  # "2215 West Fulton Avenue, in March": after a comma, a stop word starts the next clause
+    if cased and ":" in between and not _named(toks[b][2]):
+        return False  # "12 Main St: bring 2 beers": after a colon, the sentence goes on
+    return True
+
+
+def _named(token: str) -> bool:
+    return any(c.isupper() or c.isdigit() for c in token)
 
 
 def _trim(toks, run: list[int]) -> list[int]:
@@ -39,9 +61,9 @@ def end_of(toks, i: int) -> int:
 
 
 def spans(toks, judged: list[int], probs, threshold: float) -> list[tuple[int, int, float]]:
-    """``(start, end, score)`` of each run of taken words (``probs[k] >= threshold`` for ``judged[k]``)
-    joined by ``JOINERS`` only and not past a full stop, without stop words at its ends, holding a
-    number-bearing word and a word of two letters or more; the score is the run's lowest word probability."""
+    """``(start, end, score)`` of each run of taken words (``probs[k] >= threshold`` for ``judged[k]``),
+    each next to the last ``joined``, without stop words at its ends, holding a number-bearing word and
+    a word of two letters or more; the score is the run's lowest word probability."""
     taken = {i: float(p) for i, p in zip(judged, probs) if p >= threshold}
     out = []
     run: list[int] = []
@@ -53,8 +75,9 @@ def spans(toks, judged: list[int], probs, threshold: float) -> list[tuple[int, i
             out.append((toks[kept[0]][0], end_of(toks, kept[-1]), min(taken[i] for i in kept)))
 
     last = -1
+    cased = any(c.isupper() for _, _, t in toks for c in t)
     for i in sorted(taken):
-        if run and not features.full_stop(toks, last) and all(toks[j][2] in JOINERS for j in range(last + 1, i)):
+        if run and joined(toks, last, i, cased):
             run.append(i)
         else:
             if run:

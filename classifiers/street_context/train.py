@@ -74,6 +74,9 @@ def _message(text: str, group: str, source: str, pos: list[tuple[int, int]], ski
     left_out: set[int] = set()
     if after:  # the town and code after a street: capitalised words and numbers up to the sentence's end
         for _, e in pos:
+            ends = [k for k, t in enumerate(toks) if t[0] < e]
+            if ends and features.full_stop(toks, ends[-1]):
+                continue  # "... ul. Lipowa 14. Was ...": the sentence ended with the value
             words, j = 0, next((k for k, t in enumerate(toks) if t[0] >= e), len(toks))
             while j < len(toks) and words < AFTER and toks[j][2] not in ("!", "?", "\n"):
                 t = toks[j][2]

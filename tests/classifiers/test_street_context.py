@@ -38,27 +38,29 @@ def test_features_read_shapes_and_type_words_never_the_digits():
     assert features.shape("Lac-Brome") == "Xxx-Xxx" and features.shape("12a") == "ddx" and features.shape("1-8-449") == "d-d-dd"
 
 
-def test_taken_words_join_across_commas_and_marks_into_one_address_with_a_number_and_a_name():
-    text = "send it to 7 Calle Ocho, depto 3. Thanks, Route 9"
+def test_taken_words_join_across_marks_into_one_address_with_a_number_and_a_name():
+    text = "send it to 7 Calle Ocho #3, Miami. Thanks, Route 9, or 7 Calle Ocho, depto 3"
     toks = features.tokens(text)
     judged = features.candidates(toks)
     words = [toks[i][2] for i in judged]
-    wanted = {"7", "Calle", "Ocho", "depto", "3.", "Route", "9"}
+    wanted = {"7", "Calle", "Ocho", "3", "Miami.", "Route", "9", "depto", "or"}
     probs = np.array([0.9 if w in wanted else 0.1 for w in words])
     found = [(text[s:e], round(p, 2)) for s, e, p in spans(toks, judged, probs, 0.5)]
-    # "3." ends the sentence (its full stop is not the address's); "Thanks" (0.1) breaks before "Route 9"
-    assert found == [("7 Calle Ocho, depto 3", 0.9), ("Route 9", 0.9)]
-    probs = np.array([0.9 if w in {"7", "3."} else 0.1 for w in words])
+    # "Miami." ends its sentence (the full stop is not the address's); "Thanks" (0.1) breaks before
+    # "Route 9"; a stop word after a comma ("or") starts another clause
+    assert found == [("7 Calle Ocho #3, Miami", 0.9), ("Route 9", 0.9), ("7 Calle Ocho, depto 3", 0.9)]
+    probs = np.array([0.9 if w in {"7", "3", "9"} else 0.1 for w in words])
     assert spans(toks, judged, probs, 0.5) == []  # numbers alone are the number-context model's
 
 
-def test_an_address_never_ends_on_a_stop_word_nor_runs_past_a_full_stop_or_a_line():
+def test_an_address_never_runs_past_a_full_stop_a_line_or_a_comma_before_lower_case():
     text = "at our place, 12 Elm Road. Was it\nAnna Li\n4 Oak Lane"
     toks = features.tokens(text)
     judged = features.candidates(toks)
     probs = np.array([0.0 if toks[i][2] in ("at", "it") else 0.9 for i in judged])
-    # "our" and "Was" are stop words at a run's ends; "Anna Li" is a line of its own, with no number
-    assert [text[s:e] for s, e, _ in spans(toks, judged, probs, 0.5)] == ["place, 12 Elm Road", "4 Oak Lane"]
+    # "place" is the sentence's own word before a comma, "Was" a stop word after a full stop; "Anna Li" is
+    # a line of its own, with no number
+    assert [text[s:e] for s, e, _ in spans(toks, judged, probs, 0.5)] == ["12 Elm Road", "4 Oak Lane"]
     assert features.full_stop(toks, [t for _, _, t in toks].index("Road.")) and not features.full_stop(
         features.tokens("ul. Lipowa 14"), 0)
 

@@ -47,3 +47,21 @@ def test_a_found_street_grows_over_its_neighbours_the_model_takes():
     prob[7] = 0.1  # "214" below GROW: the street ends at "Mayo"
     assert text[slice(*grow(toks, prob, start, start + len("Calle 5")))] == "Calle 5 de Mayo"
     assert grow(toks, {}, start, start + 7) == (start, start + 7)
+
+
+@pytest.mark.parametrize("text, span, grown", [
+    ("12 Main St of, the", "12 Main St", "12 Main St"),  # a stop word, then a comma and another: not taken
+    ("12 Main St, in", "12 Main St", "12 Main St"),
+    ("Go to the ( 12 Main St", "12 Main St", "12 Main St"),  # a bracket alone is no word of the address
+    ("12 Main St: bring 2 beers", "12 Main St", "12 Main St"),  # a colon before a lower-case word
+    ("Rose Cottage, 2 Church Lane, Upper Slaughter. Sat nav", "2 Church Lane", "Rose Cottage, 2 Church Lane, Upper "
+                                                                                "Slaughter"),
+    ("our place, 2215 West Fulton Avenue, in March.", "2215 West Fulton Avenue", "2215 West Fulton Avenue"),
+    ("at Calle 16 # 93-47 now", "Calle 16 # 93", "Calle 16 # 93-47"),  # the word the form cut, whole
+])
+def test_growth_stops_where_the_address_does_and_never_narrows(text, span, grown):
+    toks = features.tokens(text)
+    prob = {i: 1.0 for i in range(len(toks))}  # every word as likely as can be: only the limits stop it
+    start = text.index(span)
+    s, e = grow(toks, prob, start, start + len(span))
+    assert text[s:e] == grown and s <= start and e >= start + len(span)
