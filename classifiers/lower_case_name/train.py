@@ -42,9 +42,7 @@ Usage: python -m classifiers.lower_case_name.train --chitchat WHEEL [--data ../s
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import random
 import re
 import sys
@@ -236,18 +234,14 @@ def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chitchat", type=Path, default=os.environ.get("MMRC_CHITCHAT_WHEEL"),
-                        help="chitchat-dataset 0.9.0 wheel or its dataset.json")
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    args = parser.parse_args()
-    if not args.chitchat:
-        sys.exit("pass --chitchat WHEEL (pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
+    from classifiers.context_training import parse_args
+
+    args = parse_args(__doc__.splitlines()[0])
     from builder.clean.recognizers import load_ner
     from classifiers.person_context.features import Vectors
 
     counts: Counter = Counter()
-    rows = rows_of(turns(args.data, Path(args.chitchat)), counts)
+    rows = rows_of(turns(args.data, args.chitchat), counts)
     x = matrix(rows, Vectors(load_ner().vocab))
     y = np.array([r["label"] for r in rows])
     oof = report(rows, y, out_of_fold(rows, x, y))

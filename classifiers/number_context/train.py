@@ -30,10 +30,7 @@ Usage: python -m classifiers.number_context.train --chitchat WHEEL [--data ../sh
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -41,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from classifiers.context_training import find_all, parse_args, positive_weights
 from classifiers.number_context import features
 from classifiers.number_context.model import FEATURES_VERSION, WEIGHTS
 
@@ -87,10 +85,6 @@ def _label(text: str, group: str, source: str, values: list[tuple[int, int, str 
     return rows
 
 
-def _find_all(text: str, value: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in re.finditer(re.escape(value), text)]
-
-
 def written_probes() -> list[dict]:
     sys.path.insert(0, str(ROOT / "bench"))
     from pii_written_probes import half
@@ -106,7 +100,7 @@ def written_probes() -> list[dict]:
                 continue
             text = row["text"]
             values = [(s, e, NUMERIC.get(v["kind"])) for v in row.get("values", [])
-                      for s, e in _find_all(text, v["value"])]
+                      for s, e in find_all(text, v["value"])]
             out += _label(text, f"{name}:{row['id']}", f"probes:{name}", values)
     return out
 
@@ -136,23 +130,12 @@ def _flagged_by_rules(text: str) -> list[tuple[int, int]]:
 
 
 def real_numbers(data: Path, chitchat: Path, left_out: Counter) -> list[dict]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from pii_heldout import load_chitchat, load_topical
-
     from builder.clean.context_numbers import in_lists
     from builder.clean.pii import PLAIN
     from builder.traits.code import code_ranges, in_ranges
-    from classifiers.context_training import excluded_ids, wildchat_user_turns
+    from classifiers.context_training import real_chat_texts
 
-    excluded = excluded_ids()  # held-out bench, chitchat tuning bench, topic seed
-    texts: list[tuple[str, str, str]] = []  # (source, group, text)
-    for cid, turns in load_chitchat(chitchat).items():
-        if cid not in excluded:
-            texts += [("chitchat", f"chitchat:{cid}", t["text"]) for t in turns]
-    for cid, turns in load_topical(data / "topics" / "topical_chat_valid_freq.json").items():
-        if cid not in excluded:
-            texts += [("topical_chat", f"topical:{cid}", t["text"]) for t in turns]
-    texts += wildchat_user_turns(data, 4000)
+    texts = real_chat_texts(data, chitchat)
     out = []
     for source, group, text in texts:
         text = text.translate(PLAIN)
@@ -188,19 +171,11 @@ def _stack(x_sparse, x_dense):
     return x_sparse if x_dense is None else hstack([x_sparse, csr_matrix(x_dense)]).tocsr()
 
 
-def _weights(y: np.ndarray) -> np.ndarray:
-    pos = y != 0
-    w = np.ones(len(y), dtype=np.float64)
-    if pos.any():
-        w[pos] = POSITIVE_WEIGHT * (~pos).sum() / pos.sum()
-    return w
-
-
 def _fit(x, y):
     from sklearn.linear_model import LogisticRegression
 
     model = LogisticRegression(C=C, max_iter=3000)
-    model.fit(x, y, sample_weight=_weights(y))
+    model.fit(x, y, sample_weight=positive_weights(y, POSITIVE_WEIGHT))
     return model
 
 
@@ -240,16 +215,10 @@ def report(rows: list[dict], y: np.ndarray, proba: np.ndarray) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chitchat", type=Path, default=os.environ.get("MMRC_CHITCHAT_WHEEL"),
-                        help="chitchat-dataset 0.9.0 wheel or its dataset.json")
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    parser.add_argument("--no-vectors", action="store_true", help="hashed features only")
-    args = parser.parse_args()
-    if not args.chitchat:
-        sys.exit("pass --chitchat WHEEL (pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
+    args = parse_args(__doc__.splitlines()[0], (("--no-vectors",), {"action": "store_true",
+                                                                   "help": "hashed features only"}))
     left_out: Counter = Counter()
-    rows = written_probes() + presidio(args.data) + real_numbers(args.data, Path(args.chitchat), left_out)
+    rows = written_probes() + presidio(args.data) + real_numbers(args.data, args.chitchat, left_out)
     vectors = None
     if not args.no_vectors:
         from builder.clean.recognizers import load_ner

@@ -28,16 +28,14 @@ Usage: python -m classifiers.street_context.train --chitchat WHEEL [--data ../sh
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
 
+from classifiers.context_training import find_all, parse_args, positive_weights
 from classifiers.street_context import features
 from classifiers.street_context.model import FEATURES_VERSION, WEIGHTS, spans
 
@@ -54,10 +52,6 @@ POSITIVE_WEIGHT = 1.0  # the positives together weigh as much as the negatives
 C = 1.0
 FOLDS = 5
 THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.2, 0.96, 0.05))
-
-
-def _find_all(text: str, value: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in re.finditer(re.escape(value), text)]
 
 
 def _message(text: str, group: str, source: str, pos: list[tuple[int, int]], skip: list[tuple[int, int]],
@@ -111,10 +105,10 @@ def written_probes() -> list[dict]:
                 continue
             text = row["text"]
             values = [v for v in row.get("values", []) if isinstance(v, dict)]  # names sets list plain strings
-            pos = [x for v in values if v.get("kind") == "STREET" for x in _find_all(text, v["value"])]
+            pos = [x for v in values if v.get("kind") == "STREET" for x in find_all(text, v["value"])]
             # a postcode or a birth date beside a street is the address block's: left out
             skip = [x for v in values if v.get("kind") in ("ZIP", "DOB") and pos
-                    for x in _find_all(text, v["value"])]
+                    for x in find_all(text, v["value"])]
             m = _message(text, f"{name}:{row['id']}", f"probes:{name}", pos, skip, after=True)
             if m:
                 out.append(m)
@@ -139,22 +133,11 @@ def presidio(data: Path) -> list[dict]:
 
 
 def real_chat(data: Path, chitchat: Path, left_out: Counter) -> list[dict]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from pii_heldout import load_chitchat, load_topical
-
     from builder.clean.addresses import find_non_latin_addresses, find_streets
     from builder.traits.code import code_ranges
-    from classifiers.context_training import excluded_ids, wildchat_user_turns
+    from classifiers.context_training import real_chat_texts
 
-    excluded = excluded_ids()  # held-out bench, chitchat tuning bench, topic seed
-    texts: list[tuple[str, str, str]] = []  # (source, group, text)
-    for cid, turns in load_chitchat(chitchat).items():
-        if cid not in excluded:
-            texts += [("chitchat", f"chitchat:{cid}", t["text"]) for t in turns]
-    for cid, turns in load_topical(data / "topics" / "topical_chat_valid_freq.json").items():
-        if cid not in excluded:
-            texts += [("topical_chat", f"topical:{cid}", t["text"]) for t in turns]
-    texts += wildchat_user_turns(data, 4000)
+    texts = real_chat_texts(data, chitchat)
     out = []
     for source, group, text in texts:
         if not any(c.isdigit() for c in text):
@@ -175,19 +158,11 @@ def matrix(messages: list[dict]):
     return hashed_matrix(rows, lambda r: features.buckets(features.sparse(*r)), features.DIMS)
 
 
-def _weights(y: np.ndarray) -> np.ndarray:
-    pos = y == 1
-    w = np.ones(len(y), dtype=np.float64)
-    if pos.any():
-        w[pos] = POSITIVE_WEIGHT * (~pos).sum() / pos.sum()
-    return w
-
-
 def _fit(x, y):
     from sklearn.linear_model import LogisticRegression
 
     model = LogisticRegression(C=C, max_iter=3000)
-    model.fit(x, y, sample_weight=_weights(y))
+    model.fit(x, y, sample_weight=positive_weights(y, POSITIVE_WEIGHT))
     return model
 
 
@@ -230,15 +205,9 @@ def report(messages: list[dict], proba: np.ndarray) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chitchat", type=Path, default=os.environ.get("MMRC_CHITCHAT_WHEEL"),
-                        help="chitchat-dataset 0.9.0 wheel or its dataset.json")
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    args = parser.parse_args()
-    if not args.chitchat:
-        sys.exit("pass --chitchat WHEEL (pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
+    args = parse_args(__doc__.splitlines()[0])
     left_out: Counter = Counter()
-    messages = written_probes() + presidio(args.data) + real_chat(args.data, Path(args.chitchat), left_out)
+    messages = written_probes() + presidio(args.data) + real_chat(args.data, args.chitchat, left_out)
     x = matrix(messages)
     y = np.array([label for m in messages for label in m["labels"]])
     oof = report(messages, out_of_fold(messages, x, y))
