@@ -39,3 +39,14 @@ def parse(path: Path, what: str, switch: str, pick) -> tuple:
     except Exception as exc:  # any damage to the file: one clear line, never a traceback
         raise ModelError(f"the {what} model {path} is damaged ({type(exc).__name__}: {exc}): reinstall the "
                          f"package, or pass {switch}") from exc
+
+
+def require_fit(path: Path, meta: dict, version: str, fits: bool, trainer: str) -> None:
+    """One ``ModelError`` line when the weights in ``path`` were trained for other features
+    (``meta``'s ``features_version`` is not ``version``) or do not ``fit`` the code's shapes and
+    thresholds: rerun ``python -m trainer``."""
+    from builder.errors import ModelError
+
+    if meta.get("features_version") != version or not fits:
+        raise ModelError(f"{path.name} does not fit this code (features version {meta.get('features_version')}, "
+                         f"this code reads {version}): rerun python -m {trainer}")

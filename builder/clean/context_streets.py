@@ -88,7 +88,7 @@ def add_streets(turns: list[dict], texts: list[str], scans: list, traits, max_ch
         model = load() if model is None else model
         probs = model.probabilities(text, toks, judged)
         prob = dict(zip(judged, probs.tolist()))
-        lower = not any(c.isupper() for c in text)
+        lower = features.lower_text(text)
         grown = []
         for s in scan.spans:
             if s["entity"] == ENTITY:

@@ -50,9 +50,8 @@ def load() -> LowerCaseName:
 
     (weights, threshold), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
         (t["sparse"], t["dense"], float(t["bias"][0])), float(m["threshold"])))
-    if meta.get("features_version") != FEATURES_VERSION or weights[0].shape != (features.DIMS,) or not 0 < threshold < 1:
-        raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
-                         f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.lower_case_name.train")
+    context_weights.require_fit(WEIGHTS, meta, FEATURES_VERSION, weights[0].shape == (features.DIMS,) and 0 < threshold < 1,
+                                "classifiers.lower_case_name.train")
     vectors = Vectors(load_ner().vocab)
     if weights[1].size not in (0, 3 * vectors.width):
         raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "

@@ -56,10 +56,9 @@ def load() -> NumberContext:
     (weights, threshold), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
         (t["sparse"], t["dense"], t["bias"]), float(m["threshold"])))
     n = len(features.CLASSES)
-    if (meta.get("features_version") != FEATURES_VERSION or tuple(meta.get("classes", ())) != features.CLASSES
-            or weights[0].shape != (n, features.DIMS) or weights[2].shape != (n,) or not 0 < threshold < 1):
-        raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
-                         f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.number_context.train")
+    context_weights.require_fit(WEIGHTS, meta, FEATURES_VERSION, tuple(meta.get("classes", ())) == features.CLASSES
+                                and weights[0].shape == (n, features.DIMS) and weights[2].shape == (n,)
+                                and 0 < threshold < 1, "classifiers.number_context.train")
     vectors = Vectors(load_ner().vocab)
     if weights[1].size and weights[1].shape != (n, features.DENSE_PARTS * vectors.width):
         raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "

@@ -52,10 +52,8 @@ def load() -> PersonContext:
 
     (weights, thresholds), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
         (t["sparse"], t["dense"], float(t["bias"][0])), (float(m["threshold"]), float(m["threshold_unfound"]))))
-    if meta.get("features_version") != FEATURES_VERSION or weights[0].shape != (features.DIMS,) or not all(
-            0 < t < 1 for t in thresholds):
-        raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
-                         f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.person_context.train")
+    context_weights.require_fit(WEIGHTS, meta, FEATURES_VERSION, weights[0].shape == (features.DIMS,) and all(
+        0 < t < 1 for t in thresholds), "classifiers.person_context.train")
     vectors = features.Vectors(load_ner().vocab)
     if weights[1].size not in (0, vectors.width * (3 if features.NAME_VECTOR else 2)):
         raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "

@@ -118,13 +118,10 @@ def weights_sha256() -> str:
 
 @functools.cache
 def load() -> StreetContext:
-    from builder.errors import ModelError
 
     (weights, threshold), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
         (t["sparse"], t["bias"]), float(m["threshold"])))
     sparse_w, bias = weights
-    if (meta.get("features_version") != FEATURES_VERSION or sparse_w.shape != (features.DIMS,)
-            or bias.shape != (1,) or not 0 < threshold < 1):
-        raise ModelError(f"{WEIGHTS.name} does not fit this code (features version {meta.get('features_version')}, "
-                         f"this code reads {FEATURES_VERSION}): rerun python -m classifiers.street_context.train")
+    context_weights.require_fit(WEIGHTS, meta, FEATURES_VERSION, sparse_w.shape == (features.DIMS,)
+                                and bias.shape == (1,) and 0 < threshold < 1, "classifiers.street_context.train")
     return StreetContext(sparse_w, float(bias[0]), meta)
