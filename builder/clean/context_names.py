@@ -115,6 +115,17 @@ def lower_word_guess(value: str) -> bool:
     return bare.isalpha() and bare.islower()
 
 
+def slip_of_a_word(word: str) -> bool:
+    """A word one slip of the keyboard from an English word ("peroid"), unless the census knows it as a
+    first or last name: the dictionary lists people and places too, so a name is often one letter from
+    one of them ("cheng" from "chang", "hassan" from "hassam", "keisha", "javier" from "xavier")."""
+    from builder.clean.names import first_names, last_names
+    from builder.clean.truecase import typo_of_english_word
+
+    w = word.lower()
+    return typo_of_english_word(w) and w not in first_names() and w not in last_names()
+
+
 # A word the lower-case-name model half believes (at least this, under its threshold) gets a second
 # reading: the turn again with such words capitalised, through the NER, which knows a name by where it
 # stands once it looks like one ("the dinner for Ngozi"). The NER reads "my Funtion" as a person too,
@@ -164,7 +175,6 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
     found in lower case that the span rules refused only for its case (``not_a_name``: "malgorzata") is the
     model's to judge, not a word already decided."""
     from builder.clean.names import whole_lower_case_name
-    from builder.clean.truecase import typo_of_english_word
     from classifiers.lower_case_name.features import candidates as lower_words
     from classifiers.lower_case_name.model import load
 
@@ -186,7 +196,7 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                     or text[start:end] in in_things):
                 continue
             p = model.probability(text, start, end)
-            if p >= model.threshold and not typo_of_english_word(text[start:end]):  # the typo check only for a flag
+            if p >= model.threshold and not slip_of_a_word(text[start:end]):  # the typo check only for a flag
                 start, end = whole_lower_case_name(text, start, end)
                 added.append({"start": start, "end": end, "entity": "PERSON", "score": round(p, 3),
                               "basis": "lower_case_name", "lower_case_name": round(p, 3)})

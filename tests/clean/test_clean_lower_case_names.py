@@ -52,3 +52,22 @@ def test_possessives_and_names_refused_only_for_their_case_go(tmp_path, text, ex
     texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, here is a plan.")])
     assert texts[0] == expected
 
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("word, slip", [("peroid", True), ("hypotehtical", True),
+                                        # a census name one letter from a dictionary entry is still a name
+                                        ("cheng", False), ("keisha", False), ("javier", False), ("hassan", False)])
+def test_a_census_name_is_no_slip_of_the_keyboard(word, slip):
+    from builder.clean.context_names import slip_of_a_word
+    from builder.clean.truecase import typo_of_english_word
+
+    assert typo_of_english_word(word)  # each is one letter from a dictionary word ("chang", "xavier", "hassam")
+    assert slip_of_a_word(word) is slip
+
+
+@pytest.mark.models
+def test_a_name_one_letter_from_a_dictionary_word_goes(tmp_path):
+    text = "Meeting moved to 3, cheng is stuck in traffic on the M25."
+    texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Thanks for letting me know.")])
+    assert texts[0] == "Meeting moved to 3, <PERSON> is stuck in traffic on the M25."
