@@ -15,8 +15,13 @@ from __future__ import annotations
 import re
 
 # -- cards ---------------------------------------------------------------------------
-# 12-19 digits in groups of 1-6, one kind of separator (space or hyphen) or none.
-CARD = re.compile(r"(?<![\w.,/+-])[1-9]\d{0,5}(?:(?P<sep>[ -]?)\d{1,6})(?:(?P=sep)\d{1,6}){0,5}(?![\w/]|[.,]\d|-\d)")
+# 12-19 digits in groups of 1-6, one separator throughout or none: as typed or pasted, one or two
+# spaces or a tab, or a dash (a hyphen, or the en or em dash a word processor makes of it), a space
+# on each side or none ("4111 1111 1111 1111", "4111  1111 ...", "4111 – 1111 – ...").
+CARD_SEP = r"(?:[ \t]{1,2}|[ \t]?[-\u2010\u2011\u2013\u2014][ \t]?)"
+DASH_DIGIT = r"[-\u2010\u2011\u2013\u2014]\d"
+CARD = re.compile(rf"(?<![\w.,/+\-\u2010\u2011\u2013\u2014])[1-9]\d{{0,5}}(?:(?P<sep>{CARD_SEP}?)\d{{1,6}})"
+                  rf"(?:(?P=sep)\d{{1,6}}){{0,5}}(?![\w/]|[.,]\d|{DASH_DIGIT})")
 # Issuer prefixes (IIN ranges) of the networks a chat user is likely to paste.
 CARD_PREFIX = re.compile(r"4|5[1-5]|2(?:2[2-9]|[3-6]|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|4[4-9]|5)"
                          r"|35(?:2[89]|[3-8])|2131|1800|50[0-9]|5[6-8]|6(?:304|7)|62")
@@ -35,7 +40,7 @@ def luhn_ok(digits: str) -> bool:
 # A card word right before the number ("credit card 0604 2607 0011", "cc 3509..."): the user says it
 # is a card, so neither the Luhn check nor an issuer prefix is asked for (a typo, a test number).
 CUED_CARD = re.compile(r"\b(?:(?:credit|debit|bank|visa|master\s?card|amex)\s*card|card|cc)(?:\s*(?:number|no\.?|num|#|nr))?"
-                       r"\s*(?:is|was|=)?\s*[:#]?\s*(?P<num>\d(?:[ -]?\d){11,18})(?![\w/]|[.,]\d|-\d)", re.I)
+                       rf"\s*(?:is|was|=)?\s*[:#]?\s*(?P<num>\d(?:{CARD_SEP}?\d){{11,18}})(?![\w/]|[.,]\d|{DASH_DIGIT})", re.I)
 CARD_CUE = re.compile(r"\b(?:card|credit|debit|visa|master\s?card|amex|maestro|payment|pay|cvv|cvc|expir\w*|exp)\b"
                       r"|卡|카드|карт", re.I)
 # "coupon_id": "3102024020766862", "订单号 ...": a labelled identifier of a thing, not a card

@@ -42,7 +42,10 @@ CLASSES = ("none", "ZIP", "CARD", "ID", "PHONE")
 # 1186", "0161 496 0000", "123-45-6789", "LS6 2QT", "(312) 555-0187").
 _TOKEN = r"(?:\+?\(\d{1,5}\)|\+?[A-Za-z]{0,4}-?\d[A-Za-z\d]*)"
 # A dash and up to three capitals may end one ("32.447.891-X", "FG-207-KL", "8827-PX").
-CANDIDATE = re.compile(rf"(?<![\w@$€£¥%,./:#*-]){_TOKEN}(?:(?:[ \-./]|\s-\s|\)\s?){_TOKEN})*(?:-[A-Z]{{1,3}})?"
+# Pasted or autocorrected text joins them by a tab, two spaces or an en or em dash too ("4417\t2231 ..."); the
+# shape reads those as the space or hyphen they stand for (``SAME_SEPARATOR``).
+CANDIDATE = re.compile(rf"(?<![\w@$€£¥%,./:#*\-\u2013\u2014]){_TOKEN}(?:(?:[ \-./\t]|  |\s-\s|[ \t]?[\u2013\u2014][ \t]?|\)\s?)"
+                       rf"{_TOKEN})*(?:-[A-Z]{{1,3}})?"
                        r"(?![\w@]|[.,:]\d|-\w)")
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|[^\w\s]", re.UNICODE)
 FIRST = frozenset("i me my mine myself we us our ours im i'm i’m ive i've i’ve id i'd i’d ill i'll i’ll we're we’re "
@@ -90,8 +93,12 @@ def _starts(text: str, alpha: bool) -> list[int]:
     return [s for s, _, _ in (_alpha_words(text) if alpha else _words(text))]
 
 
+SAME_SEPARATOR = str.maketrans({"\t": " ", "\u2013": "-", "\u2014": "-"})
+
+
 def shape(value: str, before: str, after: str) -> list[str]:
     """The number's own shape, never its digits."""
+    value = re.sub(r" {2,}", " ", value.translate(SAME_SEPARATOR))
     digits = re.sub(r"\D", "", value)
     groups = re.findall(r"[A-Za-z\d]+", value)
     lens = "-".join(str(min(len(g), 9)) for g in groups)

@@ -29,6 +29,17 @@ def test_every_luhn_valid_run_of_12_to_19_digits_is_a_card(number):
         assert [text[s:e] for s, e, _, _ in find_cards(text)] == [written, "12/25"]  # and its expiry
 
 
+@pytest.mark.parametrize("sep", ["  ", "\t", " - ", "\u2013", " \u2013 ", "\u2014"])
+def test_a_card_pasted_with_two_spaces_a_tab_or_an_autocorrected_dash_is_a_card(sep):
+    number = luhn_complete("4", 16)
+    wrong = number[:-1] + str((int(number[-1]) + 1) % 10)  # no Luhn digit: only the card word vouches
+    for digits, before in ((number, "my card is "), (wrong, "card number ")):
+        written = sep.join(digits[i:i + 4] for i in range(0, 16, 4))
+        text = f"{before}{written} thanks"
+        assert [text[s:e] for s, e, _, _ in find_cards(text)] == [written]
+    assert find_cards(f"scores 1234{sep}5678{sep}9012{sep}3456") == []  # no prefix, no Luhn digit, no card word
+
+
 def test_non_luhn_numbers_and_decimals_are_not_cards():
     assert find_cards("order 4111 1111 1111 1112 and pi 3.141592653589793") == []
 
