@@ -100,7 +100,21 @@ LONE_UNIT = re.compile(r"(?:apt|apartment|suite|ste)\b", re.I)
 UNIT_WORD = re.compile(r"(?:apt|apartment|suite|ste|unit|flat|room|rm|floor|level|building|block)\b\.?\s*#?\s*\d", re.I)
 # the longer shapes first: "7320 AB" (Dutch) is one code, not "7320" and a word
 POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{3}-\d{4}|\d{4,6}|\d{3}\s\d{2}|\d{2}-\d{3}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
+# The house number's own label, as many countries write it after the street's name: "Atatürk Caddesi
+# No: 15", "Hauptstraße Nr. 12", "Calle Mayor Nº 5", "Rua Augusta n° 100".
+NUMBER_LABEL = r"(?:no|nr|n[º°]|núm|número|numer)\.?[ \t]*:?[ \t]*(?=\d)"
 NUM = r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?(?![\w/])"  # "47/7": house and flat
+# A word of a street's name stands alone: the letter of a house number ("12a", "35b") is no word of it
+# (read as one, "Hauptstraße 12a" held the stop word "a" and was no street).
+_NAME_WORD_ALONE = re.compile(rf"(?<!\d){NAME_WORD}")
+_NUMBER_LABEL = re.compile(rf"(?<!\w)(?:{NUMBER_LABEL})", re.I)
+
+
+def name_words(value: str) -> list[str]:
+    """The words of a street's name in ``value``: not a house number's letter, nor its label ("No: 15")."""
+    return _NAME_WORD_ALONE.findall(_NUMBER_LABEL.sub(" ", value))
+
+
 # "Flat 9, 307 Cranbrook Road", "102/8 Bay Street" and "1203-88 Harbour St" (a unit, then the house)
 # (the unit form right before the name only: "(212) 555-0187, 42 Willow Lane" is a phone, then a street)
 LEAD = (rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+)?"
@@ -128,9 +142,9 @@ STREET_FORMS = (
                  rf"(?:{HOME_VERBS})\s+(?:on|at|to|in)|\b(?:{HERE})\s+(?:on|at)"
                  rf"|\b(?:my|our)\s+(?:street|road|address)\s*(?:is\b|:|,)?)\s+(?:the\s+)?"
                  rf"(?P<street>(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{EN_TYPES})\b\.?)", 0.6),
-    ("type_first", rf"(?:{LEAD})?(?:{PREFIX_TYPES})\.?\s+(?:{NAME_WORD}\s+){{0,4}}{NAME_WORD}(?:,?\s+{NUM}\.?)?", 0.6),
+    ("type_first", rf"(?:{LEAD})?(?:{PREFIX_TYPES})\.?\s+(?:{NAME_WORD}\s+){{0,4}}{NAME_WORD}(?:,?\s+(?:{NUMBER_LABEL})?{NUM}\.?)?", 0.6),
     ("name_first", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}(?:{L}*(?:{NAME_FIRST_ENDINGS})\.?|{NAME_WORD}\s+"
-                   rf"(?:{NAME_FIRST_WORDS}))(?!\w),?\s+{NUM}\.?", 0.6),
+                   rf"(?:{NAME_FIRST_WORDS}))(?!\w),?\s+(?:{NUMBER_LABEL})?{NUM}\.?", 0.6),
     ("number_name_unit", rf"{LEAD}(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD},?\s*\n?[\s>]*{UNIT}", 0.6),
     ("corner", rf"\bthe\s+corner\s+of\s+[^\n]{{3,60}}?\s+and\s+(?:{NAME_WORD}\s+){{1,3}}(?:{EN_TYPES})\b\.?", 0.6),
     ("name_number_unit", rf"(?:{LEAD})?(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD}\s+{NUM},?\s*\n?[\s>]*{UNIT}", 0.6),
@@ -254,12 +268,12 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             elif name == "block":
                 if not (re.match(r"blk", value, re.I) or "#" in value or re.search(r"\d[a-z]?[ \t]+[A-Z]", value)):
                     continue  # "block 2 in the first row": a block of a game or a program, no housing block
-                if not _name_ok(re.findall(NAME_WORD, value)[1:], lower_here or bool(BLK_UNIT.match(value))):
+                if not _name_ok(name_words(value)[1:], lower_here or bool(BLK_UNIT.match(value))):
                     continue  # "blk 351 tampines st 26 #07-42": "blk" and a "#" unit say it in any case
             elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
-                words = [w for w in re.findall(NAME_WORD, value) if not re.fullmatch(UNIT, w, re.I)]
+                words = [w for w in name_words(value) if not re.fullmatch(UNIT, w, re.I)]
                 # a type word of its own ("rua", "calle", "ul.") says "street" in a lower-case name too
                 typed = name == "type_first" and _foreign_type(value)
                 if not _name_ok(words, lower_here or typed) or not re.search(r"\d", value):
@@ -313,9 +327,9 @@ def historical(text: str, start: int, end: int) -> bool:
 
 
 _DIGIT = re.compile(r"\d")
-_WORD_BEFORE_NUMBER = re.compile(r"([^\W\d_]+)\.?,?\s+\d")
+_WORD_BEFORE_NUMBER = re.compile(rf"([^\W\d_]+)\.?,?\s+(?:{NUMBER_LABEL})?\d", re.I)
 _ENDINGS = tuple(NAME_FIRST_ENDINGS.split("|"))
-_SHORT_TYPE_BEFORE_NUMBER = re.compile(rf"\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+\d", re.I)
+_SHORT_TYPE_BEFORE_NUMBER = re.compile(rf"\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+(?:{NUMBER_LABEL})?\d", re.I)
 
 
 _TYPE_WORD = re.compile(rf"(?:{LEAD})?(?P<type>{PREFIX_TYPES})(?P<dot>\.)?", re.I)

@@ -187,6 +187,23 @@ def test_street_addresses_in_many_orders_with_their_block(text, value):
 
 
 @pytest.mark.parametrize("text,value", [
+    ("my apartment at Lindenweg 127a has mold", "Lindenweg 127a"),  # the house number's letter is no word of the name
+    ("I live at Hauptstraße 12a", "Hauptstraße 12a"),
+    ("I live at Atatürk Caddesi No: 15", "Atatürk Caddesi No: 15"),  # the number's own label
+    ("my grandma lives on atatürk cad. no: 90", "atatürk cad. no: 90"),
+    ("I live at Hauptstraße Nr. 12", "Hauptstraße Nr. 12"),
+    ("mi casa: Calle Mayor nº 5, 3º B", "Calle Mayor nº 5, 3º B"),
+])
+def test_a_house_number_with_its_letter_or_its_label(text, value):
+    assert value in [text[s:e] for s, e, _, _ in find_streets(text)]
+
+
+@pytest.mark.parametrize("text", ["there is no 5 here", "chapter 5 no 3", "I have 12 apples and a banana"])
+def test_a_number_label_alone_is_no_street(text):
+    assert find_streets(text) == []
+
+
+@pytest.mark.parametrize("text,value", [
     ("Andrássy út 12, Budapest", "Andrássy út 12"),
     ("Lakás: Király u. 23.", "Király u. 23."),
     ("scrivimi a Via Roma 3, Milano", "Via Roma 3, Milano"),
