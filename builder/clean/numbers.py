@@ -389,10 +389,16 @@ CODE_BEFORE = re.compile(r"(?<![\w.,/-])(?P<code>\d{5}|\d{4}|\d{2}-\d{3}|[1-9]\d
 # place the NER reads as one, and not a year.
 CODE_SHAPES = (r"\d{5}-\d{3,4}|\d{3}-\d{4}|\d{4}-\d{3}|\d{2}-\d{3}|\d{3} \d{3}(?![ \t]\d)|\d{3} \d{2}(?![ \t]?\d)"
                r"|(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?(?-i:[A-Z]{2})(?![a-z])|(?-i:[A-Z]\d{2}) ?(?-i:[A-Z\d]{4})|\d{5,6}|\d{8}|\d{4}")
+# The code may stand in brackets after its town: "Denver (80203)".
 PLACE_THEN_CODE = re.compile(rf"(?<![\w.-])(?P<place>[^\W\d_][^\W\d_'’-]+),?[ \t]+(?:(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})"
-                             rf"|(?P<code>{CODE_SHAPES}))(?![\w-]|[.,]\d)")
+                             rf"|\(?(?P<code>{CODE_SHAPES})\)?)(?![\w-]|[.,]\d)")
 FUNCTION_AFTER = re.compile(r"[ \t]+(?:is|was|and|or|but|where|which|that|in|to|for)\b")
-WORD_AFTER = re.compile(r"[ \t]+[a-z]")  # "Mumbai 25000 per month", "Beijing 100000 people": a count
+# A bare number before a lower-case word: four digits after a town are a count or a year as often as a
+# code ("Oslo 2500 runners"); five or more are a code unless the word makes them an amount (a plural or
+# a unit: ``_counted``; "Mumbai 25000 per month", "Beijing 100000 a year") - "Austin 78701 represent lol".
+WORD_AFTER = re.compile(r"[ \t]+[a-z]")
+AMOUNT_WORD_AFTER = re.compile(r"[ \t]+(?:per|each|every|a[ \t]+(?:day|week|month|year|head|piece)|thousand|million|billion"
+                               r"|lakh|crore|more|less|extra|or[ \t]+so)\b", re.I)
 # An Australian address's state and postcode after a comma: "12 grafton street, NSW 2000".
 AU_STATE_CODE = re.compile(rf"(?:,|\n)[ \t]*(?P<au>(?:{AU_STATES})[ \t]+\d{{4}})(?![\w-]|[.,]\d)")
 # A distinctive code shape (hyphenated, lettered) said to be in a place: "is 14-789 in Kraków?"
@@ -446,8 +452,10 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
                 continue
         elif _counted(text, m.end(group)) or not is_place(m):
             continue
-        if code.isdigit() and WORD_AFTER.match(text, m.end(group)) and not FUNCTION_AFTER.match(text, m.end(group)):
-            continue  # a bare number before a lower-case word counts it ("Mumbai 25000 per month")
+        after = m.end(group)
+        if code.isdigit() and WORD_AFTER.match(text, after) and not FUNCTION_AFTER.match(text, after) and (
+                len(code) <= 4 or AMOUNT_WORD_AFTER.match(text, after)):
+            continue  # a bare number before a word that counts it ("Mumbai 25000 per month")
         out.append((m.start(group), m.end(group), "ZIP_CODE", 0.6))
     out += [(m.start("au"), m.end("au"), "ZIP_CODE", 0.6) for m in AU_STATE_CODE.finditer(text)
             if not YEAR_LIKE.fullmatch(m.group("au")[-4:])]  # "Perth, WA 2019 champions"

@@ -137,6 +137,20 @@ def test_postal_codes_and_identity_numbers():
     assert found(lambda t: codes_before_places(t, []), "we sold 12000 tickets, a record") == []
 
 
+@pytest.mark.models
+@pytest.mark.parametrize("text,codes", [
+    ("Austin 78701 represent lol", ["78701"]),  # five digits after a town are its code, whatever word follows
+    ("i'm up in Denver (80203)", ["80203"]),  # in brackets
+    ("Denver (80203) weather is awful today", ["80203"]),
+    ("rent in Mumbai 25000 per month is crazy", []),  # an amount
+    ("Beijing 100000 people came", []),
+    ("Shanghai 250000 a year is a good salary", []),
+    ("Oslo 2500 runners finished", []),  # four digits before a word: a count as often as a code
+])
+def test_a_code_after_its_town_unless_a_word_makes_it_an_amount(text, codes):
+    assert [text[s:e] for s, e, *_ in codes_before_places(text, [])] == codes
+
+
 def test_numbered_and_block_streets_and_public_buildings():
     found = lambda t: [t[s:e] for s, e, *_ in find_streets(t)]  # noqa: E731
     assert found("come over whenever, I'm at 221 w 34th, buzzer says Kowalski") == ["221 w 34th"]
