@@ -214,3 +214,77 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
             scan = replace(scan, suppressed=[s for s in scan.suppressed if s not in overturned])
         out.append(with_spans(scan, added))
     return out
+
+
+# A lower-case name is completed by the words beside it that it leaves out: a census surname that is also
+# an English word ("keisha brown", "teresa white"), a given name before it ("olga" of "olga ivanovna petrova"),
+# a middle name ("priya devi sharma"). Whether such a word is part of the name is read as for the second
+# reading (``read_as_people``): the turn once more through the NER with the name's words and the word
+# beside it capitalised; when one PERSON entity then holds both, the span takes the word. "keisha brown
+# eyes" and "met jake yesterday" stay as they were when the NER, capitalised, does not read them as one name.
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][^\W\d_'’-]+)")
+_WORD_BEFORE = re.compile(r"([^\W\d_][^\W\d_'’-]+)[ \t]+$")
+
+
+def _beside_word(word: str) -> bool:
+    """A word that may be part of a name beside one: a census name (of any part of speech) or no English word;
+    never a stop word or chat slang."""
+    from builder.clean.names import first_names, last_names
+    from builder.clean.precision import NOT_NAMES
+    from builder.clean.truecase import SLANG, STOP_WORDS, is_english_word
+
+    w = word.lower()
+    if not word.islower() or w in STOP_WORDS or w in SLANG or w in NOT_NAMES or len(w) < 2:
+        return False
+    return w in first_names() or w in last_names() or not is_english_word(w)
+
+
+def complete_lower_case_names(texts: list[str], scans: list) -> list:
+    """The scans with each lower-case PERSON span widened over a word beside it that the NER, reading the
+    turn with those words capitalised, reads as part of the same person's name."""
+    from builder.clean.pii import LONE_SURROGATE
+    from builder.clean.recognizers import load_ner
+    from builder.clean.truecase import capitalise_at
+
+    out = []
+    for text, scan in zip(texts, scans):
+        if not scan.english:  # the NER reads English: capitalised, "kündige meinen" is a person to it
+            out.append(scan)
+            continue
+        asks = []  # (span, start, end): the span widened over one word on a side
+        for span in scan.spans:
+            value = text[span["start"]:span["end"]]
+            if span.get("entity") != "PERSON" or not value.islower() or not any(c.isalpha() for c in value):
+                continue
+            after = _WORD_AFTER.match(text, span["end"])
+            if after and _beside_word(after.group(1)) and text[after.end(1):after.end(1) + 2] not in ("'s", "’s"):
+                asks.append((span, span["start"], after.end(1)))
+            before = _WORD_BEFORE.search(text, max(0, span["start"] - 40), span["start"])
+            if before and _beside_word(before.group(1)):
+                asks.append((span, before.start(1), span["end"]))
+        taken = [(s["start"], s["end"]) for s in scan.spans]
+        asks = [(sp, a, b) for sp, a, b in asks  # never over another found value
+                if not any(x < b and a < y and (x, y) != (sp["start"], sp["end"]) for x, y in taken)]
+        if not asks:
+            out.append(scan)
+            continue
+        capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), sorted(_starts(text, asks)))
+        people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
+        widened = {}
+        for span, a, b in asks:
+            if any(x <= a and b <= y for x, y in people):
+                key = id(span)
+                lo, hi = widened.get(key, (span["start"], span["end"]))
+                widened[key] = (min(lo, a), max(hi, b))
+        if not widened:
+            out.append(scan)
+            continue
+        spans = [{**s, "start": widened[id(s)][0], "end": widened[id(s)][1]} if id(s) in widened else s
+                 for s in scan.spans]
+        out.append(replace(scan, spans=spans))
+    return out
+
+
+def _starts(text: str, asks) -> set[int]:
+    """The first letter of every word of the asked stretches."""
+    return {a + m.start() for _, a, b in asks for m in re.finditer(r"(?<![^\W\d_'’-])[^\W\d_]", text[a:b])}

@@ -20,7 +20,8 @@ from builder.clean.handles import may_hold as may_hold_account
 from builder.clean.spelled import may_hold
 from builder.clean.precision import judge_span, private_ip
 from builder.traits.code import code_ranges, in_ranges, record_lines_out
-from builder.clean.names import after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_name
+from builder.clean.names import (after_relation_noun, census_name, lower_case_name, trim_lower_case, whole_lower_case_name,
+                                 whole_name)
 from builder.clean.numbers import MONEY_OR_UNIT, in_code_list
 from builder.clean.truecase import is_english_word, truecase
 from builder.clean.recognizers import HOST_DOT, NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
@@ -274,6 +275,8 @@ class PiiDetector:
                     if end <= start or basis in (["first_person"], ["full_name"]) and not text[start].isupper():
                         continue  # a name guessed by grammar or shape alone is one the user capitalised
                     start, end = whole_name(text, start, end)
+                    if text[start:end].islower():  # "my name is mary ann smith": its surname is lower case too
+                        start, end = whole_lower_case_name(text, start, end)
                     if (finder.english_only and ner_text != text and basis == ["ner"]
                             and not census_name(text[start:end]) and text[start:end].isascii()
                             and (len(text[start:end].split()) < 2

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from builder.clean import policy
-from builder.clean.context_names import add_lower_case_names, add_unfound_names
+from builder.clean.context_names import add_lower_case_names, add_unfound_names, complete_lower_case_names
 from builder.clean.context_numbers import add_unfound_numbers
 from builder.clean.context_streets import add_streets
 from builder.clean.names import PARTICLES, lower_case_first_name
@@ -140,6 +140,7 @@ def redact_dialogue(dialogue_id: str, turns: list[dict], scans: list[TurnScan], 
         scans = add_unfound_names(turns, texts, scans, traits, config.chunk_chars)
     if config.judges_lower_case_names:
         scans = add_lower_case_names(turns, texts, scans, traits, config.chunk_chars)
+    scans = complete_lower_case_names(texts, scans)
     if config.judges_street_context:  # before the numbers: a house number is the street's
         scans = add_streets(turns, texts, scans, traits, config.chunk_chars)
     if config.judges_number_context:

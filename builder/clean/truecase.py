@@ -34,7 +34,7 @@ APOSTROPHE_LESS = frozenset(
     + [p + "re" for p in "you we they who what there".split()]
     + [p + "ve" for p in "i you we they who would could should might must".split()]
     + [p + e for p in "i you he she we they it that there who what".split() for e in ("ll", "d")]
-    + [p + "s" for p in "what that how where who there he she it let here when why".split()] + ["im"])
+    + [p + "s" for p in "what that how where who there he she it let here when why".split()] + ["im", "iam"])  # "iam": "i am" typed as one
 
 
 @functools.cache

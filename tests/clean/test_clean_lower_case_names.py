@@ -71,3 +71,16 @@ def test_a_name_one_letter_from_a_dictionary_word_goes(tmp_path):
     text = "Meeting moved to 3, cheng is stuck in traffic on the M25."
     texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Thanks for letting me know.")])
     assert texts[0] == "Meeting moved to 3, <PERSON> is stuck in traffic on the M25."
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("text, expected", [
+    # a census surname that is also an English word joins when the NER, capitalised, reads one name
+    ("My sister keisha brown is visiting next week.", "My sister <PERSON> is visiting next week."),
+    ("I'm olga ivanovna petrova btw, nice to meet you.", "I'm <PERSON> btw, nice to meet you."),  # a given name before
+    ("My name is mary ann smith and I need help.", "My name is <PERSON> and I need help."),  # NER's lower-case span
+    ("The puppy keisha has brown eyes and a white tail.", "The puppy <PERSON> has brown eyes and a white tail."),
+])
+def test_a_lower_case_name_is_completed_by_the_name_words_beside_it(tmp_path, text, expected):
+    texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, happy to help.")])
+    assert texts[0] == expected
