@@ -162,6 +162,29 @@ def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple
     return [(s, e, p) for s, e, p in words if any(a <= s and e <= b for a, b in people)]
 
 
+def person_like_nouns(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the lower-case words that the dictionary has as nouns only and whose word vectors,
+    capitalised, sit with people's names, though no census lists them ("lakshmi", "ibrahim", "musa": WordNet
+    lists deities, people and peoples by name, so they are English words to it and no candidates of the
+    lower-case-name model). Not after an article ("the sami"), not alone on a line, not a stop word or slang."""
+    from builder.clean.names import first_names
+    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, at_most_a_noun, is_english_word
+    from builder.clean.word_kinds import kind_of
+    from classifiers.lower_case_name.features import DETERMINER, WORD, alone_on_its_line
+
+    out = []
+    for m in WORD.finditer(text):
+        word = m.group(1)
+        if (not word.islower() or word in STOP_WORDS or word in SLANG or word in APOSTROPHE_LESS or word in first_names()
+                or any(ord(c) >= 0x250 for c in word) or not is_english_word(word) or not at_most_a_noun(word)):
+            continue
+        if DETERMINER.search(text, max(0, m.start(1) - 12), m.start(1)) or alone_on_its_line(text, m.start(1), m.end(1)):
+            continue
+        if kind_of(word.title()) == "person":
+            out.append((m.start(1), m.end(1)))
+    return out
+
+
 def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
     """The scans with a PERSON span added for each lower-case word the lower-case-name model
     (classifiers/lower_case_name) reads as a name its writer did not capitalise ("went to the mall
@@ -202,6 +225,12 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                               "basis": "lower_case_name", "lower_case_name": round(p, 3)})
             elif SECOND_READING <= p < model.threshold:  # one over it that the typo check refused is not re-read
                 unsure.append((start, end, p))
+        for start, end in person_like_nouns(text):  # "lakshmi", "ibrahim": the dictionary's people, only re-read
+            if not (any(a < end and start < b for a, b in taken) or any(a["start"] < end and start < a["end"] for a in added)
+                    or any(a < end and start < b for a, b, _ in unsure) or text[start:end] in in_things):
+                p = model.probability(text, start, end)
+                if p >= SECOND_READING:
+                    unsure.append((start, end, p))
         unsure = [(s, e, p) for s, e, p in unsure  # a pair read again together reads as a person ("cherry blossom")
                   if not beside(text, s, e, added) and not beside(text, s, e, [{"start": a, "end": b} for a, b, _ in unsure])]
         for start, end, p in read_as_people(text, unsure):

@@ -84,3 +84,19 @@ def test_a_name_one_letter_from_a_dictionary_word_goes(tmp_path):
 def test_a_lower_case_name_is_completed_by_the_name_words_beside_it(tmp_path, text, expected):
     texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, happy to help.")])
     assert texts[0] == expected
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("text, expected", [
+    # the dictionary's people (a goddess, a prophet) are English words to it, yet names here: re-read by the NER
+    ("I owe lakshmi a coffee for helping me with the spreadsheet, remind me on Monday.",
+     "I owe <PERSON> a coffee for helping me with the spreadsheet, remind me on Monday."),
+    ("I need more coffee before the meeting, remind me on Monday.",
+     "I need more coffee before the meeting, remind me on Monday."),  # a noun whose vectors sit with products
+])
+def test_a_dictionary_person_typed_in_lower_case_is_read_again(tmp_path, text, expected):
+    from builder.clean.context_names import person_like_nouns
+
+    assert [text[s:e] for s, e in person_like_nouns(text)] == (["lakshmi"] if "lakshmi" in text else [])
+    texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, happy to help.")])
+    assert texts[0] == expected
