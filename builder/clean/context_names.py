@@ -256,16 +256,18 @@ _WORD_BEFORE = re.compile(r"([^\W\d_][^\W\d_'’-]+)[ \t]+$")
 
 
 def _beside_word(word: str) -> bool:
-    """A word that may be part of a name beside one: a census name (of any part of speech) or no English word;
-    never a stop word or chat slang."""
+    """A word that may be part of a name beside one: a census name (of any part of speech), no English word, or
+    a noun the dictionary has whose vectors sit with people's names; never a stop word or chat slang."""
     from builder.clean.names import first_names, last_names
     from builder.clean.precision import NOT_NAMES
-    from builder.clean.truecase import SLANG, STOP_WORDS, is_english_word
+    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, at_most_a_noun, is_english_word
+    from builder.clean.word_kinds import kind_of
 
     w = word.lower()
-    if not word.islower() or w in STOP_WORDS or w in SLANG or w in NOT_NAMES or len(w) < 2:
+    if not word.islower() or w in STOP_WORDS or w in SLANG or w in APOSTROPHE_LESS or w in NOT_NAMES or len(w) < 2:
         return False
-    return w in first_names() or w in last_names() or not is_english_word(w)
+    return (w in first_names() or w in last_names() or not is_english_word(w)
+            or at_most_a_noun(w) and kind_of(w.title()) == "person")  # "musa", "obi": the dictionary's people
 
 
 def complete_lower_case_names(texts: list[str], scans: list) -> list:

@@ -79,6 +79,7 @@ def test_a_name_one_letter_from_a_dictionary_word_goes(tmp_path):
     ("My sister keisha brown is visiting next week.", "My sister <PERSON> is visiting next week."),
     ("I'm olga ivanovna petrova btw, nice to meet you.", "I'm <PERSON> btw, nice to meet you."),  # a given name before
     ("My name is mary ann smith and I need help.", "My name is <PERSON> and I need help."),  # NER's lower-case span
+    ("I went to prom with aisha bello musa", "I went to prom with <PERSON>"),  # "musa": a noun to the dictionary
     ("The puppy keisha has brown eyes and a white tail.", "The puppy <PERSON> has brown eyes and a white tail."),
 ])
 def test_a_lower_case_name_is_completed_by_the_name_words_beside_it(tmp_path, text, expected):
