@@ -136,6 +136,8 @@ FIRST_PERSON = r"i|we|i've|we've|i'd|we'd|my\s+\w+|our\s+\w+"
 HERE = r"we're|we\s+are|i'm|i\s+am"  # "I'm at Harbour View Crescent" (not "I'm in Wall Street")
 STREET_FORMS = (
     ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES}|{USPS_TYPES})\b\.?", 0.6),
+    # Korea's road names, number first as they are written in English: "123 Teheran-ro", "45 Sejong-daero 12-gil"
+    ("number_first_road", rf"{LEAD}(?:{NAME_WORD}\s+){{0,2}}{L}[^\W\d_]*-(?:ro|daero|gil)(?:\s+\d{{1,3}}(?:beon)?-gil)?", 0.6),
     ("number_first_weak", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{WEAK_TYPES})\b\.?", 0.6),
     # no house number, but a home on it: "we live on Elm Street", "i live on maple drive"
     ("lives_on", rf"(?:\b(?:live|lives|lived|living|grew\s+up|{HOME_NOUNS})\s+on|\b(?:{FIRST_PERSON})\s+(?:\w+\s+){{0,2}}?"
@@ -363,7 +365,7 @@ def _ending_any(text: str) -> bool:
 # route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
 SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b",
                          re.I)
-ONE_LINE_FORMS = ("number_first", "number_first_weak", "lives_on", "type_first", "name_first", "name_number", "corner",
+ONE_LINE_FORMS = ("number_first", "number_first_road", "number_first_weak", "lives_on", "type_first", "name_first", "name_number", "corner",
                   "ordinal", "chome")
 YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
 LIVES_ON_ANY = re.compile(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"

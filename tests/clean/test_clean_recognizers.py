@@ -207,12 +207,14 @@ def test_street_addresses_in_many_orders_with_their_block(text, value):
     ("my grandma lives on atatürk cad. no: 90", "atatürk cad. no: 90"),
     ("I live at Hauptstraße Nr. 12", "Hauptstraße Nr. 12"),
     ("mi casa: Calle Mayor nº 5, 3º B", "Calle Mayor nº 5, 3º B"),
+    ("come over to 192 Teheran-ro tonight", "192 Teheran-ro"),  # Korea's road names, number first
+    ("I live at 45 Sejong-daero 12-gil, Jongno-gu", "45 Sejong-daero 12-gil, Jongno-gu"),
 ])
 def test_a_house_number_with_its_letter_or_its_label(text, value):
     assert value in [text[s:e] for s, e, _, _ in find_streets(text)]
 
 
-@pytest.mark.parametrize("text", ["there is no 5 here", "chapter 5 no 3", "I have 12 apples and a banana"])
+@pytest.mark.parametrize("text", ["there is no 5 here", "chapter 5 no 3", "I have 12 apples and a banana", "take the 3-ro bus"])
 def test_a_number_label_alone_is_no_street(text):
     assert find_streets(text) == []
 
