@@ -118,7 +118,8 @@ def name_words(value: str) -> list[str]:
 # "Flat 9, 307 Cranbrook Road", "102/8 Bay Street" and "1203-88 Harbour St" (a unit, then the house)
 # (the unit form right before the name only: "(212) 555-0187, 42 Willow Lane" is a phone, then a street)
 LEAD = (rf"(?:{UNIT},?\s+)?(?:\d{{1,5}}[a-zA-Z]?,?\s+)?"
-        rf"(?:(?!24/7\b)\d{{1,5}}[a-zA-Z]?[/-]\d{{1,5}}[a-zA-Z]?\s+|\d{{1,5}}[a-zA-Z]?,?\s+)")  # not "24/7"
+        rf"(?:(?:(?:unit|apt|flat|suite|ste)\.?[ \t]*)?(?!24/7\b)\d{{1,5}}[a-zA-Z]?[/-]\d{{1,5}}[a-zA-Z]?\s+"
+        rf"|\d{{1,5}}[a-zA-Z]?,?\s+)")  # not "24/7"; "Unit 4/12 Smith St": the unit's word with it
 CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|deliver(?:ed|y)?\s+to|send\s+it\s+to"
                  r"|moved?\s+to|meet\s+(?:\w+\s+)?at|stay(?:ing)?\s+at|visit\s+us\s+at|office\s+(?:is\s+)?at"
                  r"|located\s+at|come\s+to|(?:new|my|our|his|her|their|(?!(?:it|that|what|there|here|who|he|she|let)['’]s)(?-i:[A-Z])\w*['’]s)\s+"
@@ -136,6 +137,10 @@ FIRST_PERSON = r"i|we|i've|we've|i'd|we'd|my\s+\w+|our\s+\w+"
 HERE = r"we're|we\s+are|i'm|i\s+am"  # "I'm at Harbour View Crescent" (not "I'm in Wall Street")
 STREET_FORMS = (
     ("number_first", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,4}})(?:{EN_TYPES}|{USPS_TYPES})\b\.?", 0.6),
+    # the grid of Colombian (and Venezuelan) towns: the street's type and number, then the crossing street's number
+    # and the distance along it ("Carrera 7 # 45-12", "Cl. 10 Sur # 23-08", "Diagonal 74 No. 11-20")
+    ("grid", r"\b(?:calle|cl|carrera|cra|kr|cr|transversal|tv|diagonal|dg|avenida|av|circular|cq)\.?[ \t]+\d{1,3}[ \t]?[a-z]?"
+             r"(?:[ \t]+(?:bis|sur|norte|este|oeste))?[ \t]*(?:#|no\.?|n[º°])[ \t]*\d{1,3}[ \t]?[a-z]?[ \t]*-[ \t]*\d{2,3}\b", 0.6),
     # Korea's road names, number first as they are written in English: "123 Teheran-ro", "45 Sejong-daero 12-gil"
     ("number_first_road", rf"{LEAD}(?:{NAME_WORD}\s+){{0,2}}{L}[^\W\d_]*-(?:ro|daero|gil)(?:\s+\d{{1,3}}(?:beon)?-gil)?", 0.6),
     ("number_first_weak", rf"{LEAD}(?P<name>(?:{NAME_WORD}\s+){{1,3}})(?:{WEAK_TYPES})\b\.?", 0.6),
@@ -189,6 +194,13 @@ EXT_PLACE = re.compile(rf"(?:{PLACE_SEP})(?P<words>{PLACE_WORD}(?:[ \t-]+{PLACE_
 # lower case too ("252 oakridge rd", "120 willow lane") in a turn that capitalises elsewhere.
 STRONG_TYPES = re.compile(r"(?:street|st|avenue|ave|road|rd|lane|ln|drive|boulevard|blvd|terrace|crescent|parkway"
                           r"|pkwy|highway|hwy|close|court|way|place)\.?$", re.I)
+
+
+def _ordinal_name_typed_cased(words: list[str], value: str) -> bool:
+    """A street named by an ordinal alone whose type word is capitalised ("4th Blvd", "80th Street")."""
+    kind = value.rstrip(". ").split()[-1]
+    return (bool(words) and all(re.fullmatch(r"\d{1,4}(?:st|nd|rd|th)", w, re.I) for w in words) and kind[:1].isupper()
+            and kind.lower() not in ("place", "way", "close", "court"))  # "2nd Place": a rank as often
 
 
 def _name_ok(words: list[str], lower_text: bool) -> bool:
@@ -263,9 +275,11 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             if name in ("number_first", "number_first_weak") and re.search(r"\b(?:the|a|an)\s+$", text[max(0, m.start() - 5):m.start()], re.I):
                 continue  # "the 1969 moon landing": an article numbers an event or a thing, never a house
             if name in ("number_first", "number_first_weak", "lives_on"):
-                lower_street = (not lower_here and not _name_ok(m.group("name").split(), False)
+                # an ordinal name has no case: its capitalised type says it ("448 4th Blvd", "1749 80th Street")
+                cased = _ordinal_name_typed_cased(m.group("name").split(), value)
+                lower_street = (not lower_here and not cased and not _name_ok(m.group("name").split(), False)
                                 and bool(STRONG_TYPES.search(value.rstrip())))
-                if not _name_ok(m.group("name").split(), lower_here or lower_street) or re.match(r"\d{3}0s\b", value):
+                if not (cased or _name_ok(m.group("name").split(), lower_here or lower_street)) or re.match(r"\d{3}0s\b", value):
                     continue
             elif name == "block":
                 if not (re.match(r"blk", value, re.I) or "#" in value or re.search(r"\d[a-z]?[ \t]+[A-Z]", value)):
@@ -365,8 +379,8 @@ def _ending_any(text: str) -> bool:
 # route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
 SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b",
                          re.I)
-ONE_LINE_FORMS = ("number_first", "number_first_road", "number_first_weak", "lives_on", "type_first", "name_first", "name_number", "corner",
-                  "ordinal", "chome")
+ONE_LINE_FORMS = ("grid", "number_first", "number_first_road", "number_first_weak", "lives_on", "type_first", "name_first",
+                  "name_number", "corner", "ordinal", "chome")
 YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
 LIVES_ON_ANY = re.compile(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"
                           r"|(?:my|our)\s+(?:street|road|address)\b)", re.I)

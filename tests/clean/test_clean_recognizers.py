@@ -209,12 +209,17 @@ def test_street_addresses_in_many_orders_with_their_block(text, value):
     ("mi casa: Calle Mayor nº 5, 3º B", "Calle Mayor nº 5, 3º B"),
     ("come over to 192 Teheran-ro tonight", "192 Teheran-ro"),  # Korea's road names, number first
     ("I live at 45 Sejong-daero 12-gil, Jongno-gu", "45 Sejong-daero 12-gil, Jongno-gu"),
+    ("come over to Carrera 121 # 45-12 tonight", "Carrera 121 # 45-12"),  # a Colombian grid address
+    ("vivo en la Cl. 10 Sur # 23-08, Bogotá", "Cl. 10 Sur # 23-08, Bogotá"),
+    ("448 4th Blvd is my place", "448 4th Blvd"),  # an ordinal name has no case: its capitalised type says it
+    ("I live at Unit 4/12 Smith St", "Unit 4/12 Smith St"),  # the unit's word before "4/12"
 ])
 def test_a_house_number_with_its_letter_or_its_label(text, value):
     assert value in [text[s:e] for s, e, _, _ in find_streets(text)]
 
 
-@pytest.mark.parametrize("text", ["there is no 5 here", "chapter 5 no 3", "I have 12 apples and a banana", "take the 3-ro bus"])
+@pytest.mark.parametrize("text", ["there is no 5 here", "chapter 5 no 3", "I have 12 apples and a banana", "take the 3-ro bus",
+                                  "the av 5 # 3-2 formula", "I came 2 2nd Place finishes"])
 def test_a_number_label_alone_is_no_street(text):
     assert find_streets(text) == []
 
