@@ -251,6 +251,9 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
 # reading (``read_as_people``): the turn once more through the NER with the name's words and the word
 # beside it capitalised; when one PERSON entity then holds both, the span takes the word. "keisha brown
 # eyes" and "met jake yesterday" stay as they were when the NER, capitalised, does not read them as one name.
+# Not completed: a span whose every word is also an adjective or a verb ("cherry"), nor over a word of three
+# letters or fewer that is no first name ("yum"): capitalised, "Cherry Blossom" and "Tom Yum" read as people too (the demo's "cherry
+# blossom season", "tom yum goong").
 _WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][^\W\d_'’-]+)")
 _WORD_BEFORE = re.compile(r"([^\W\d_][^\W\d_'’-]+)[ \t]+$")
 
@@ -266,8 +269,11 @@ def _beside_word(word: str) -> bool:
     w = word.lower()
     if not word.islower() or w in STOP_WORDS or w in SLANG or w in APOSTROPHE_LESS or w in NOT_NAMES or len(w) < 2:
         return False
-    return (w in first_names() or w in last_names() or not is_english_word(w)
-            or at_most_a_noun(w) and kind_of(w.title()) == "person")  # "musa", "obi": the dictionary's people
+    if len(w) <= 3 and w.isascii():
+        return w in first_names()  # "mary ann"; not "tom yum" (a census surname too), whose pair the NER reads as a person
+    unknown = not is_english_word(w) and (re.search(r"[aeiouyà-öø-ÿ]", w) is not None or not w.isascii())
+    return (w in first_names() or w in last_names() or unknown  # an unknown word as whole_lower_case_name takes one
+            or at_most_a_noun(w) and kind_of(w.title()) == "person")  # "musa", "devi": the dictionary's people
 
 
 def complete_lower_case_names(texts: list[str], scans: list) -> list:
@@ -275,7 +281,7 @@ def complete_lower_case_names(texts: list[str], scans: list) -> list:
     turn with those words capitalised, reads as part of the same person's name."""
     from builder.clean.pii import LONE_SURROGATE
     from builder.clean.recognizers import load_ner
-    from builder.clean.truecase import capitalise_at
+    from builder.clean.truecase import at_most_a_noun, capitalise_at, is_english_word
 
     out = []
     for text, scan in zip(texts, scans):
@@ -285,8 +291,9 @@ def complete_lower_case_names(texts: list[str], scans: list) -> list:
         asks = []  # (span, start, end): the span widened over one word on a side
         for span in scan.spans:
             value = text[span["start"]:span["end"]]
-            if span.get("entity") != "PERSON" or not value.islower() or not any(c.isalpha() for c in value):
-                continue
+            if (span.get("entity") != "PERSON" or not value.islower() or not any(c.isalpha() for c in value)
+                    or all(is_english_word(w) and not at_most_a_noun(w) for w in re.findall(r"[^\W\d_]+", value))):
+                continue  # a name that is also an adjective or a verb ("cherry", "grace") beside a word: "cherry blossom"
             after = _WORD_AFTER.match(text, span["end"])
             if after and _beside_word(after.group(1)) and text[after.end(1):after.end(1) + 2] not in ("'s", "’s"):
                 asks.append((span, span["start"], after.end(1)))
