@@ -308,7 +308,7 @@ def complete_lower_case_names(texts: list[str], scans: list) -> list:
             continue
         capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), sorted(_starts(text, asks)))
         people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
-        widened = {}
+        widened: dict[int, tuple[int, int]] = {}
         for span, a, b in asks:
             if any(x <= a and b <= y for x, y in people):
                 key = id(span)
