@@ -276,10 +276,11 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 continue  # "the 1969 moon landing": an article numbers an event or a thing, never a house
             if name in ("number_first", "number_first_weak", "lives_on"):
                 # an ordinal name has no case: its capitalised type says it ("448 4th Blvd", "1749 80th Street")
-                cased = _ordinal_name_typed_cased(m.group("name").split(), value)
-                lower_street = (not lower_here and not cased and not _name_ok(m.group("name").split(), False)
+                street_name = m.group("name").split()
+                cased = _ordinal_name_typed_cased(street_name, value)
+                lower_street = (not lower_here and not cased and not _name_ok(street_name, False)
                                 and bool(STRONG_TYPES.search(value.rstrip())))
-                if not (cased or _name_ok(m.group("name").split(), lower_here or lower_street)) or re.match(r"\d{3}0s\b", value):
+                if not (cased or _name_ok(street_name, lower_here or lower_street)) or re.match(r"\d{3}0s\b", value):
                     continue
             elif name == "block":
                 if not (re.match(r"blk", value, re.I) or "#" in value or re.search(r"\d[a-z]?[ \t]+[A-Z]", value)):

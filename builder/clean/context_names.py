@@ -162,25 +162,33 @@ def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple
     return [(s, e, p) for s, e, p in words if any(a <= s and e <= b for a, b in people)]
 
 
+def dictionary_person(word: str) -> bool:
+    """A word the dictionary has as a noun only whose word vectors, capitalised, sit with people's names: one of
+    the people WordNet lists by name ("lakshmi", "musa", "devi")."""
+    from builder.clean.truecase import at_most_a_noun
+    from builder.clean.word_kinds import kind_of
+
+    return at_most_a_noun(word) and kind_of(word.title()) == "person"
+
+
 def person_like_nouns(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of the lower-case words that the dictionary has as nouns only and whose word vectors,
     capitalised, sit with people's names, though no census lists them ("lakshmi", "ibrahim", "musa": WordNet
     lists deities, people and peoples by name, so they are English words to it and no candidates of the
     lower-case-name model). Not after an article ("the sami"), not alone on a line, not a stop word or slang."""
     from builder.clean.names import first_names
-    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, at_most_a_noun, is_english_word
-    from builder.clean.word_kinds import kind_of
+    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, is_english_word
     from classifiers.lower_case_name.features import DETERMINER, WORD, alone_on_its_line
 
     out = []
     for m in WORD.finditer(text):
         word = m.group(1)
         if (not word.islower() or word in STOP_WORDS or word in SLANG or word in APOSTROPHE_LESS or word in first_names()
-                or any(ord(c) >= 0x250 for c in word) or not is_english_word(word) or not at_most_a_noun(word)):
+                or any(ord(c) >= 0x250 for c in word) or not is_english_word(word)):
             continue
         if DETERMINER.search(text, max(0, m.start(1) - 12), m.start(1)) or alone_on_its_line(text, m.start(1), m.end(1)):
             continue
-        if kind_of(word.title()) == "person":
+        if dictionary_person(word):
             out.append((m.start(1), m.end(1)))
     return out
 
@@ -261,19 +269,16 @@ _WORD_BEFORE = re.compile(r"([^\W\d_][^\W\d_'’-]+)[ \t]+$")
 def _beside_word(word: str) -> bool:
     """A word that may be part of a name beside one: a census name (of any part of speech), no English word, or
     a noun the dictionary has whose vectors sit with people's names; never a stop word or chat slang."""
-    from builder.clean.names import first_names, last_names
+    from builder.clean.names import first_names, last_names, unknown_name_word
     from builder.clean.precision import NOT_NAMES
-    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, at_most_a_noun, is_english_word
-    from builder.clean.word_kinds import kind_of
+    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS
 
     w = word.lower()
     if not word.islower() or w in STOP_WORDS or w in SLANG or w in APOSTROPHE_LESS or w in NOT_NAMES or len(w) < 2:
         return False
     if len(w) <= 3 and w.isascii():
         return w in first_names()  # "mary ann"; not "tom yum" (a census surname too), whose pair the NER reads as a person
-    unknown = not is_english_word(w) and (re.search(r"[aeiouyà-öø-ÿ]", w) is not None or not w.isascii())
-    return (w in first_names() or w in last_names() or unknown  # an unknown word as whole_lower_case_name takes one
-            or at_most_a_noun(w) and kind_of(w.title()) == "person")  # "musa", "devi": the dictionary's people
+    return w in first_names() or w in last_names() or unknown_name_word(w) or dictionary_person(w)
 
 
 def complete_lower_case_names(texts: list[str], scans: list) -> list:

@@ -494,12 +494,21 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
 NEXT_LOWER_WORD = re.compile(rf"[ \t]+([{LOWER}][{LOWER}'’\-]+)(?![\w])")
 
 
+def unknown_name_word(word: str) -> bool:
+    """A lower-case word that may be a surname no list knows: no English word, of four letters or more with a
+    vowel ("kowalski"; not "tmrw", "ngl"), or of any length with an accent ("carl bùi", "an lê": no slang)."""
+    from builder.clean.truecase import is_english_word
+
+    return not is_english_word(word) and (len(word) >= 4 and re.search(r"[aeiouyà-öø-ÿ]", word) is not None
+                                          or not word.isascii())
+
+
 def whole_lower_case_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A lower-case first name widened over the surname typed after it ("magdalena van der linde",
     "ksenia abernathy"): particles before a surname, known last names that are at most nouns
     ("smith", not "said") and words of four letters or more, with a vowel, that are no English words
     join ("tmrw", "ngl" do not), and so do shorter ones with an accent ("carl bùi")."""
-    from builder.clean.truecase import at_most_a_noun, is_english_word
+    from builder.clean.truecase import at_most_a_noun
 
     at = end
     while True:
@@ -512,9 +521,7 @@ def whole_lower_case_name(text: str, start: int, end: int) -> tuple[int, int]:
         if word in PARTICLES:
             at = m.end(1)  # "van der" joins only with the surname after it
             continue
-        unknown = not is_english_word(word) and (len(word) >= 4 and re.search(r"[aeiouyà-öø-ÿ]", word) is not None
-                                                 or not word.isascii())  # "carl bùi", "an lê": accents make it no slang
-        if word in NOT_NAMES or not ((word in _census("last_names.txt") and at_most_a_noun(word)) or unknown):
+        if word in NOT_NAMES or not ((word in _census("last_names.txt") and at_most_a_noun(word)) or unknown_name_word(word)):
             break  # "said", "young": census surnames that are verbs or adjectives in lower case
         at = end = m.end(1) - (2 if possessive else 0)
         if possessive:

@@ -18,9 +18,10 @@ import re
 # 12-19 digits in groups of 1-6, one separator throughout or none: as typed or pasted, one or two
 # spaces or a tab, or a dash (a hyphen, or the en or em dash a word processor makes of it), a space
 # on each side or none ("4111 1111 1111 1111", "4111  1111 ...", "4111 – 1111 – ...").
-CARD_SEP = r"(?:[ \t]{1,2}|[ \t]?[-\u2010\u2011\u2013\u2014][ \t]?)"
-DASH_DIGIT = r"[-\u2010\u2011\u2013\u2014]\d"
-CARD = re.compile(rf"(?<![\w.,/+\-\u2010\u2011\u2013\u2014])[1-9]\d{{0,5}}(?:(?P<sep>{CARD_SEP}?)\d{{1,6}})"
+DASHES = "\u2010\u2011\u2013\u2014"  # besides the hyphen (the number-context model's candidates read them too)
+CARD_SEP = rf"(?:[ \t]{{1,2}}|[ \t]?[-{DASHES}][ \t]?)"
+DASH_DIGIT = rf"[-{DASHES}]\d"
+CARD = re.compile(rf"(?<![\w.,/+\-{DASHES}])[1-9]\d{{0,5}}(?:(?P<sep>{CARD_SEP}?)\d{{1,6}})"
                   rf"(?:(?P=sep)\d{{1,6}}){{0,5}}(?![\w/]|[.,]\d|{DASH_DIGIT})")
 # Issuer prefixes (IIN ranges) of the networks a chat user is likely to paste.
 CARD_PREFIX = re.compile(r"4|5[1-5]|2(?:2[2-9]|[3-6]|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|4[4-9]|5)"

@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from builder.clean.numbers import luhn_ok
+from builder.clean.numbers import DASHES, luhn_ok
 from classifiers.person_context.features import _mean
 from classifiers.person_context.features import buckets as hashed
 
@@ -44,7 +44,7 @@ _TOKEN = r"(?:\+?\(\d{1,5}\)|\+?[A-Za-z]{0,4}-?\d[A-Za-z\d]*)"
 # A dash and up to three capitals may end one ("32.447.891-X", "FG-207-KL", "8827-PX").
 # Pasted or autocorrected text joins them by a tab, two spaces or an en or em dash too ("4417\t2231 ..."); the
 # shape reads those as the space or hyphen they stand for (``SAME_SEPARATOR``).
-CANDIDATE = re.compile(rf"(?<![\w@$€£¥%,./:#*\-\u2013\u2014]){_TOKEN}(?:(?:[ \-./\t]|  |\s-\s|[ \t]?[\u2013\u2014][ \t]?|\)\s?)"
+CANDIDATE = re.compile(rf"(?<![\w@$€£¥%,./:#*\-{DASHES}]){_TOKEN}(?:(?:[ \-./\t]|  |\s-\s|[ \t]?[{DASHES}][ \t]?|\)\s?)"
                        rf"{_TOKEN})*(?:-[A-Z]{{1,3}})?"
                        r"(?![\w@]|[.,:]\d|-\w)")
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|[^\w\s]", re.UNICODE)
@@ -93,7 +93,7 @@ def _starts(text: str, alpha: bool) -> list[int]:
     return [s for s, _, _ in (_alpha_words(text) if alpha else _words(text))]
 
 
-SAME_SEPARATOR = str.maketrans({"\t": " ", "\u2013": "-", "\u2014": "-"})
+SAME_SEPARATOR = str.maketrans({"\t": " ", **{dash: "-" for dash in DASHES}})
 
 
 def shape(value: str, before: str, after: str) -> list[str]:
