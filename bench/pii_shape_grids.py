@@ -33,6 +33,15 @@ SPLIT = {"tuned_on": "these generated grids (session 46)", "held_out": "bench/pi
 CONTEXT = ["haha yeah for sure\n", "oh nice\nwhat do you do for work\n", ""]
 
 
+def _message(rnd: random.Random, kind: str, frame: str, value: str, case: str, shape: str, city: str = "") -> dict:
+    """A message: chat before it, ``value`` in the wording ``frame`` (``{v}``, or ``{zip}`` and ``{city}``),
+    all of it lower-cased when ``case`` is "lower"."""
+    text = rnd.choice(CONTEXT) + frame.format(v=value, zip=value, city=city)
+    if case == "lower":
+        text, value = text.lower(), value.lower()
+    return {"text": text, "values": [{"kind": kind, "value": value}], "dims": {"shape": shape, "case": case, "wording": frame}}
+
+
 def _luhn_fixed(digits: str, valid: bool) -> str:
     from builder.clean.numbers import luhn_ok
 
@@ -79,15 +88,8 @@ def postal_codes(rnd: random.Random) -> list[dict]:
               "{zip} {city} gang", "anyone else from {city} {zip}??", "my mom still lives in {city} {zip}",
               "moved from {city} {zip} last year", "{city} {zip}\nthat's me", "my zip in {city} is {zip}",
               "{city} ({zip}) weather is awful today", "my postcode's {zip}", "{zip} (zip)"]
-    items = []
-    for (city, shape), frame, case in itertools.product(towns, frames, ("as_typed", "lower")):
-        code = shapes[shape]()
-        text = rnd.choice(CONTEXT) + frame.format(city=city, zip=code)
-        if case == "lower":
-            text, code = text.lower(), code.lower()
-        items.append({"text": text, "values": [{"kind": "ZIP", "value": code}],
-                      "dims": {"shape": shape, "case": case, "wording": frame}})
-    return items
+    return [_message(rnd, "ZIP", frame, shapes[shape](), case, shape, city=city)
+            for (city, shape), frame, case in itertools.product(towns, frames, ("as_typed", "lower"))]
 
 
 def streets(rnd: random.Random) -> list[dict]:
@@ -104,15 +106,8 @@ def streets(rnd: random.Random) -> list[dict]:
     frames = ["I live at {v}", "my address is {v}", "send it to {v}", "come over to {v} tonight", "{v} is my place",
               "the party is at my house, {v}", "drop it off at {v}, ring twice", "im at {v} rn", "we just bought {v}!!",
               "my apartment at {v} has mold", "{v}\nthat's where I live", "mail it to {v} please"]
-    items = []
-    for (shape, make), frame, case in itertools.product(shapes.items(), frames, ("as_typed", "lower")):
-        value = make(rnd.randrange(1, 9999 if shape.startswith("us") else 200))
-        text = rnd.choice(CONTEXT) + frame.format(v=value)
-        if case == "lower":
-            text, value = text.lower(), value.lower()
-        items.append({"text": text, "values": [{"kind": "STREET", "value": value}],
-                      "dims": {"shape": shape, "case": case, "wording": frame}})
-    return items
+    return [_message(rnd, "STREET", frame, make(rnd.randrange(1, 9999 if shape.startswith("us") else 200)), case, shape)
+            for (shape, make), frame, case in itertools.product(shapes.items(), frames, ("as_typed", "lower"))]
 
 
 def names(rnd: random.Random) -> list[dict]:
