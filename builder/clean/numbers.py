@@ -168,7 +168,8 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
 # -- phones --------------------------------------------------------------------------
 PHONE = re.compile(
     r"(?<![\w./+#:-])(?:(?:\+|00)\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{1,12}(?:[ .-]\d{1,8}){0,5}"
-    r"(?:\s?(?:x|ext\.?|#)\s?\d{1,6})?(?![\w/@]|[.,:]\d|-\d)")
+    r"(?:,?\s?(?:x|ext\.?|extension|#)\s?\d{1,6})?(?![\w/@]|[.,:]\d|-\d)")
+EXTENSION = re.compile(r",?\s?(?:x|ext\.?|extension|#)\s?\d{1,6}$")  # "… ext. 291", "…, extension 3345"
 PHONE_CUE_BEFORE = re.compile(
     r"(?:\b(?:call(?:ing|s)?|phone|ph|mobile|mob|cell|tel|telephone|number|no|reach|contact|whats\s?app|fax|texts?"
     r"|sms|messages?|viber|telegram|signal|dial|ring|answering|hotline|landline|office|home|work)\b|\+)[^\n\d]{0,12}$"
@@ -192,11 +193,13 @@ def find_phones(text: str) -> list[tuple[int, int, str, float]]:
     out = []
     for m in PHONE.finditer(text):
         value = m.group()
-        digits = re.sub(r"\D", "", value.split("x")[0].split("#")[0])
+        extension = EXTENSION.search(value)
+        main = value[:extension.start()] if extension else value  # the dot of "ext." is no decimal point
+        digits = re.sub(r"\D", "", main)
         if not 6 <= len(digits) <= 15 or DATE_LIKE.fullmatch(value) or YEARS.fullmatch(value):
             continue
-        if value.count(".") and not (re.fullmatch(r"[\d.()+\s]*\d{3}\.\d{3}\.\d{4}\D*\d*", value)
-                                     or re.fullmatch(r"\+?\d{2,4}(?:\.\d{2,4}){2,5}", value)):
+        if main.count(".") and not (re.fullmatch(r"[\d.()+\s]*\d{3}\.\d{3}\.\d{4}", main)
+                                    or re.fullmatch(r"\+?\d{2,4}(?:\.\d{2,4}){2,5}", main)):
             continue  # 3.14159, 1.2.3.4: decimals, versions, addresses
         if MATH_AROUND.search(text[max(0, m.start() - 3):m.start()]) or MATH_AROUND.match(text[m.end():m.end() + 12]):
             continue  # "1234567 + 7654321 = 8888888": a sum
@@ -204,7 +207,7 @@ def find_phones(text: str) -> list[tuple[int, int, str, float]]:
                     or PHONE_CUE_AFTER.match(text[m.end():m.end() + 14]))
         grouped = bool(re.search(r"[\s.()-]", value.strip()))
         strong = (NANP.fullmatch(value) or value.startswith(("+", "00")) and len(digits) >= 8
-                  or re.search(r"(?:x|ext\.?)\s?\d", value) and len(digits) >= 8
+                  or extension is not None and not extension.group().lstrip(", ").startswith("#") and len(digits) >= 8
                   or value.startswith("(") and len(digits) >= 8
                   or not grouped and 10 <= len(digits) <= 12 and not _unix_time(digits) and digits[0] != "0")
         if cued and len(digits) >= 6 and (grouped or len(digits) >= 7):

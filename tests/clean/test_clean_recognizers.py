@@ -93,6 +93,9 @@ def test_card_words_and_dates_do_not_make_every_number_a_card(text):
     ("They're not answering at 96 228011", "96 228011"),                  # shapes like 99 668472
     ("reach me: +44 20 7946 0958", "+44 20 7946 0958"),
     ("Phone: 02.27.96.63.08", "02.27.96.63.08"),
+    ("call me at 512-555-0147 ext. 291 tomorrow", "512-555-0147 ext. 291"),  # the extension is the number's
+    ("my work number is (512) 555-0147, extension 3345", "(512) 555-0147, extension 3345"),
+    ("office 512.555.0147 ext 4", "512.555.0147 ext 4"),
 ])
 def test_phones_with_a_cue_before_or_after(text, value):
     assert value in [text[s:e] for s, e, _, _ in find_phones(text)]
