@@ -318,7 +318,7 @@ def score_labels(rows, fates) -> dict:
 
 def score_canaries(rows, fates, leaks: list | None = None, people: list | None = None) -> dict:
     """``leaks``, when given, receives (kind, turn text, offset, value) of every leaked canary, for
-    ``leak_causes``; ``people`` (turn text, offset, value, removed) of every PERSON canary in a surviving
+    ``leak_causes``; ``people`` (turn text, offset, value, removed, removed per word) of every PERSON canary in a surviving
     dialogue, for ``person_shapes`` (aggregates only: nobody reads the values)."""
     t = Tally()
     for row in rows:
@@ -343,7 +343,7 @@ def score_canaries(rows, fates, leaks: list | None = None, people: list | None =
             if not removed and leaks is not None:
                 leaks.append((v["kind"], raw, at, v["value"]))
             if v["kind"] == "PERSON" and people is not None:
-                people.append((raw, at, v["value"], removed))
+                people.append((raw, at, v["value"], removed, words))
             t.add(groups, n=1, surviving=1, removed=removed, leaked=not removed, intact=not damaged,
                   multiword=len(words) > 1, half=half)
     out = {}
@@ -415,7 +415,7 @@ def person_shapes(people: list, found: dict) -> dict:
     from builder.clean.truecase import is_english_word
 
     shapes: dict = defaultdict(lambda: {"n": 0, "leaked": 0})
-    for text, at, value, removed in people:
+    for text, at, value, removed, per_word in people:
         words = value.split()
         first = words[0].strip(".,'’\"")
         case = ("lower" if value.islower() else "title" if all(w[:1].isupper() for w in words)
@@ -430,7 +430,25 @@ def person_shapes(people: list, found: dict) -> dict:
                     f"case_{case}_turn_has_capitals_{capitals}", f"proposed_to_model_{proposed}"):
             shapes[key]["n"] += 1
             shapes[key]["leaked"] += not removed
+        if len(per_word) > 1 and not all(per_word):  # of a multi-word name, the words left: where and what they are
+            for i, (word, gone) in enumerate(zip([w for w in words if any(c.isalnum() for c in w)], per_word)):
+                where = "first" if i == 0 else "last" if i == len(per_word) - 1 else "middle"
+                key = f"multiword_{'all_left' if not any(per_word) else 'part_left'}_{where}_{word_kind(word)}"
+                shapes[key]["n"] += 1
+                shapes[key]["leaked"] += not gone
     return dict(sorted(shapes.items()))
+
+
+def word_kind(word: str) -> str:
+    """One word of a name, by what the finders know of it (counts only)."""
+    from builder.clean.names import PARTICLES, first_names, last_names
+    from builder.clean.truecase import is_english_word
+
+    w = word.strip(".,'’\"").lower()
+    case = "lower" if word.islower() else "cap"
+    kind = ("particle" if w in PARTICLES else "short" if len(w) <= 3 else "census_first" if w in first_names()
+            else "census_last" if w in last_names() else "english" if is_english_word(w) else "unknown")
+    return f"{case}_{kind}"
 
 
 # ---- main ----------------------------------------------------------------------------------------
@@ -520,7 +538,7 @@ def main() -> None:
     turns = sum(len(r["turns"]) for r in ingested.values())
     timings = clean_manifest.get("timings", {})
     canaries = score_canaries(sets["canaries"], fates, leaks := [], people := [])
-    alone = scan_alone({text for _, text, _, _ in leaks} | {text for text, _, _, _ in people}, args.public_figures)
+    alone = scan_alone({text for _, text, _, _ in leaks} | {text for text, *_ in people}, args.public_figures)
     result = {
         "bench": "pii_heldout",
         "split": SPLIT,

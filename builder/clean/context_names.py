@@ -30,6 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from builder.clean.names import PARTICLES_RE, first_names, last_names
+
 WORD = re.compile(r"(?<![\w@#/.'’-])([^\W\d_][^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?![\w@/]|['’-]\w)")
 SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s*|\n\s*|[\"“(]\s*)$")  # as redact.SENTENCE_START, and "…"
 
@@ -109,10 +111,18 @@ def refused_for_case(text: str, span: dict) -> bool:
 
 
 def lower_word_guess(value: str) -> bool:
-    """NER's label on one lower-case word ("marek" as an organisation): a guess without the capital it
-    reads, no entity that settles the word (the lower-case-name model judges it)."""
+    """NER's label on lower-case words it has no capital to read by: one word ("marek" as an organisation), or
+    a name's words only, census names, words no dictionary has and the particles between them ("maria de
+    souza" as an organisation). No entity that settles the words: the lower-case-name model judges them."""
+    from builder.clean.names import PARTICLES, unknown_name_word
+
     bare = re.sub(r"['’]s$", "", value)  # "marek's"
-    return bare.isalpha() and bare.islower()
+    if bare.isalpha() and bare.islower():
+        return True
+    words = bare.split()
+    return (bare.islower() and len(words) > 1 and all(w.isalpha() for w in words)
+            and all(w in PARTICLES or w in first_names() or w in last_names() or unknown_name_word(w) for w in words)
+            and any(w not in PARTICLES for w in words))
 
 
 def slip_of_a_word(word: str) -> bool:
@@ -148,16 +158,52 @@ def beside(text: str, start: int, end: int, spans: list[dict]) -> bool:
 
 def read_as_people(text: str, words: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
     """The ``words`` (start, end, probability) that the NER reads as a person when the turn is read
-    again with each of them capitalised (one NER pass for the turn; a letter whose capital is longer,
-    "ß", is left as it is)."""
+    again with each of them capitalised: first with the words beside it that may be part of a name
+    (``_beside_word``, up to two a side: "li wei chen" is read as "Li Wei Chen"), then, for those not read
+    so, alone (one NER pass each; a letter whose capital is longer, "ß", is left as it is)."""
     if not words:
         return []
+    with_names = _people_among(text, words, {a for s, e, _ in words
+                                             for a, _ in (*[(s, e)], *[w for side in _name_run(text, s, e) for w in side])})
+    rest = [w for w in words if w not in with_names]
+    return with_names + (_people_among(text, rest, {s for s, _, _ in rest}) if rest else [])
+
+
+def _name_run(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The words after and before ``text[start:end]`` (nearest first) that may be part of one name with it:
+    up to two a side, each beside the last; a possessive ends the name ("keisha brown's mom")."""
+    after: list[tuple[int, int]] = []
+    at = end
+    while len(after) < 2:
+        m = _WORD_AFTER.match(text, at)
+        word = m.group(1) if m else ""
+        possessive = word.endswith(("'s", "’s"))
+        word = word[:-2] if possessive else word
+        if not (m and _beside_word(word, after=True)):
+            break
+        after.append((m.start(1), m.start(1) + len(word)))
+        if possessive:
+            break  # the name ends at its "'s"
+        at = m.end(1)
+    before: list[tuple[int, int]] = []
+    at = start
+    while len(before) < 2:
+        m = _WORD_BEFORE.search(text, max(0, at - 40), at)
+        if not (m and _beside_word(m.group(1))):
+            break
+        before.append((m.start(1), m.end(1)))
+        at = m.start(1)
+    return after, before
+
+
+def _people_among(text: str, words: list[tuple[int, int, float]], capitals: set[int]) -> list[tuple[int, int, float]]:
+    """The ``words`` inside a PERSON entity of the NER's reading of ``text`` with a capital at ``capitals``."""
     from builder.clean.pii import LONE_SURROGATE
     from builder.clean.recognizers import load_ner
     from builder.clean.truecase import capitalise_at
 
     # the NER cannot read a lone surrogate: U+FFFD instead, one for one
-    capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), [start for start, _, _ in words])
+    capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), sorted(capitals))
     people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
     return [(s, e, p) for s, e, p in words if any(a <= s and e <= b for a, b in people)]
 
@@ -239,8 +285,11 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                 p = model.probability(text, start, end)
                 if p >= SECOND_READING:
                     unsure.append((start, end, p))
-        unsure = [(s, e, p) for s, e, p in unsure  # a pair read again together reads as a person ("cherry blossom")
-                  if not beside(text, s, e, added) and not beside(text, s, e, [{"start": a, "end": b} for a, b, _ in unsure])]
+        # a pair read again together reads as a person ("cherry blossom"), unless both words may be names ("wei chen")
+        named = {(s, e) for s, e, _ in unsure if _beside_word(text[s:e])}
+        unsure = [(s, e, p) for s, e, p in unsure
+                  if not beside(text, s, e, added) and not beside(text, s, e, [
+                      {"start": a, "end": b} for a, b, _ in unsure if not ((s, e) in named and (a, b) in named)])]
         for start, end, p in read_as_people(text, unsure):
             start, end = whole_lower_case_name(text, start, end)  # over a span already found: merged later
             if not any(a["start"] < end and start < a["end"] for a in added):
@@ -255,77 +304,131 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
 
 # A lower-case name is completed by the words beside it that it leaves out: a census surname that is also
 # an English word ("keisha brown", "teresa white"), a given name before it ("olga" of "olga ivanovna petrova"),
-# a middle name ("priya devi sharma"). Whether such a word is part of the name is read as for the second
-# reading (``read_as_people``): the turn once more through the NER with the name's words and the word
-# beside it capitalised; when one PERSON entity then holds both, the span takes the word. "keisha brown
-# eyes" and "met jake yesterday" stay as they were when the NER, capitalised, does not read them as one name.
+# a middle name ("priya devi sharma"), a surname across particles ("maria de souza"). Whether such words are
+# part of the name is read as for the second reading (``read_as_people``): the turn once more through the NER
+# with the name's words and the words beside it (up to two a side) capitalised; when one PERSON entity then
+# holds them, the span takes them, and is read again while it grows. "keisha brown eyes" and "met jake
+# yesterday" stay as they were when the NER, capitalised, does not read them as one name.
 # Not completed: a span whose every word is also an adjective or a verb ("cherry"), nor over a word of three
-# letters or fewer that is no first name ("yum"): capitalised, "Cherry Blossom" and "Tom Yum" read as people too (the demo's "cherry
-# blossom season", "tom yum goong").
+# letters or fewer that is no first name and no surname after it ("yum"): capitalised, "Cherry Blossom" and
+# "Tom Yum" read as people too (the demo's "cherry blossom season", "tom yum goong").
 _WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][^\W\d_'’-]+)")
 _WORD_BEFORE = re.compile(r"([^\W\d_][^\W\d_'’-]+)[ \t]+$")
+# a name word across the particles between it and the span ("maria [de souza]", "[magdalena] van der linde")
+_PARTICLE_RUN = r"(?:[ \t]+(?:" + PARTICLES_RE + r")){1,3}"
+_NAME_AFTER_PARTICLES = re.compile(_PARTICLE_RUN + r"[ \t]+([^\W\d_][^\W\d_'’-]+)")
+_NAME_BEFORE_PARTICLES = re.compile(r"([^\W\d_][^\W\d_'’-]+)" + _PARTICLE_RUN + r"[ \t]+$")
 
 
-def _beside_word(word: str) -> bool:
+def _beside_word(word: str, after: bool = False) -> bool:
     """A word that may be part of a name beside one: a census name (of any part of speech), no English word, or
-    a noun the dictionary has whose vectors sit with people's names; never a stop word or chat slang."""
-    from builder.clean.names import first_names, last_names, unknown_name_word
+    a noun the dictionary has whose vectors sit with people's names; never a stop word or chat slang. A word of
+    three letters or fewer only as a census first name, or as a census surname after the span ("li wei
+    chen", "david ng") that is at most a noun, so not the "yum" of "tom yum goong" nor "sam day". A census
+    surname that is an English word only after the span, where a surname stands ("keisha brown")."""
+    from builder.clean.names import unknown_name_word
     from builder.clean.precision import NOT_NAMES
-    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS
+    from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, at_most_a_noun, is_english_word
 
     w = word.lower()
     if not word.islower() or w in STOP_WORDS or w in SLANG or w in APOSTROPHE_LESS or w in NOT_NAMES or len(w) < 2:
         return False
     if len(w) <= 3 and w.isascii():
-        return w in first_names()  # "mary ann"; not "tom yum" (a census surname too), whose pair the NER reads as a person
-    return w in first_names() or w in last_names() or unknown_name_word(w) or dictionary_person(w)
+        return w in first_names() or after and w in last_names() and at_most_a_noun(w)  # "mary ann", "david ng"
+    if w in last_names() and (after or not is_english_word(w)):
+        return True  # an English word that is a census surname only as one: "keisha brown", not "button onlick"
+    return w in first_names() or unknown_name_word(w) or dictionary_person(w)
+
+
+def _name_over_particles(word: str, census: frozenset) -> bool:
+    """A lower-case word that joins a name across particles: a census name of the side it stands on, or a word
+    no dictionary has ("maria de souza", "ahmed bin rashid")."""
+    from builder.clean.names import unknown_name_word
+
+    return word.islower() and (word in census or unknown_name_word(word))
 
 
 def complete_lower_case_names(texts: list[str], scans: list) -> list:
-    """The scans with each lower-case PERSON span widened over a word beside it that the NER, reading the
-    turn with those words capitalised, reads as part of the same person's name."""
+    """The scans with each lower-case PERSON span widened over the words beside it that the NER, reading the
+    turn with those words capitalised, reads as part of the same person's name: one word a side per reading,
+    read again while a span grew ("petrova" → "ivanovna petrova" → "olga ivanovna petrova")."""
+    out = []
+    for text, scan in zip(texts, scans):
+        if scan.english:  # the NER reads English: capitalised, "kündige meinen" is a person to it
+            for _ in range(WIDEST_COMPLETION):
+                scan, grown = _complete_once(text, scan)
+                if not grown:
+                    break
+        out.append(_join_over_middle(text, scan))
+    return out
+
+
+# Between two parts of one name: nothing but spaces, an initial ("mary j. smith") or a short given name ("anna
+# mae jenkins"). A
+# letter people type for "and", "or", "versus", "you" or "are" between two names joins nothing ("jake n
+# amy", "ana y luis": names.PARTICLES "y", "e"; truecase.SLANG "u", "r", "k").
+_MIDDLE = re.compile(r"[ \t]+(?:([^\W\d_]{1,3})(\.?)[ \t]+)?")
+_JOINING_LETTERS = frozenset("n o x v y e u r k".split())
+
+
+def _join_over_middle(text: str, scan):
+    """``scan`` with two PERSON spans that only spaces, a middle initial or a short given name part made one."""
+    spans = sorted(scan.spans, key=lambda s: s["start"])
+    joined: list[dict] = []
+    for span in spans:
+        prev = joined[-1] if joined else None
+        m = _MIDDLE.fullmatch(text, prev["end"], span["start"]) if prev else None
+        if (prev is not None and m and prev.get("entity") == span.get("entity") == "PERSON"
+                and (m.group(1) is None or len(m.group(1)) == 1 and (m.group(2) or m.group(1).lower() not in _JOINING_LETTERS)
+                     or len(m.group(1)) > 1 and _beside_word(m.group(1)))):
+            joined[-1] = {**prev, "end": span["end"]}
+            continue
+        joined.append(span)
+    return scan if len(joined) == len(spans) else replace(scan, spans=joined)
+
+
+WIDEST_COMPLETION = 3  # readings per turn: a name of up to four words found from one of them, in either order
+
+
+def _complete_once(text: str, scan):
+    """``scan`` with its lower-case PERSON spans widened over the name words beside them (``_name_run``, and
+    a name across particles) where the NER reads the widened stretch, capitalised, as one person; and
+    whether any span grew."""
     from builder.clean.pii import LONE_SURROGATE
     from builder.clean.recognizers import load_ner
     from builder.clean.truecase import at_most_a_noun, capitalise_at, is_english_word
 
-    out = []
-    for text, scan in zip(texts, scans):
-        if not scan.english:  # the NER reads English: capitalised, "kündige meinen" is a person to it
-            out.append(scan)
-            continue
-        asks = []  # (span, start, end): the span widened over one word on a side
-        for span in scan.spans:
-            value = text[span["start"]:span["end"]]
-            if (span.get("entity") != "PERSON" or not value.islower() or not any(c.isalpha() for c in value)
-                    or all(is_english_word(w) and not at_most_a_noun(w) for w in re.findall(r"[^\W\d_]+", value))):
-                continue  # a name that is also an adjective or a verb ("cherry", "grace") beside a word: "cherry blossom"
-            after = _WORD_AFTER.match(text, span["end"])
-            if after and _beside_word(after.group(1)) and text[after.end(1):after.end(1) + 2] not in ("'s", "’s"):
-                asks.append((span, span["start"], after.end(1)))
-            before = _WORD_BEFORE.search(text, max(0, span["start"] - 40), span["start"])
-            if before and _beside_word(before.group(1)):
-                asks.append((span, before.start(1), span["end"]))
-        taken = [(s["start"], s["end"]) for s in scan.spans]
-        asks = [(sp, a, b) for sp, a, b in asks  # never over another found value
-                if not any(x < b and a < y and (x, y) != (sp["start"], sp["end"]) for x, y in taken)]
-        if not asks:
-            out.append(scan)
-            continue
-        capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), sorted(_starts(text, asks)))
-        people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
-        widened: dict[int, tuple[int, int]] = {}
-        for span, a, b in asks:
-            if any(x <= a and b <= y for x, y in people):
-                key = id(span)
-                lo, hi = widened.get(key, (span["start"], span["end"]))
-                widened[key] = (min(lo, a), max(hi, b))
-        if not widened:
-            out.append(scan)
-            continue
-        spans = [{**s, "start": widened[id(s)][0], "end": widened[id(s)][1]} if id(s) in widened else s
-                 for s in scan.spans]
-        out.append(replace(scan, spans=spans))
-    return out
+    asks = []  # (span, start, end): the span widened over the name words on a side
+    for span in scan.spans:
+        value = text[span["start"]:span["end"]]
+        if (span.get("entity") != "PERSON" or not value.islower() or not any(c.isalpha() for c in value)
+                or all(is_english_word(w) and not at_most_a_noun(w) for w in re.findall(r"[^\W\d_]+", value))):
+            continue  # a name that is also an adjective or a verb ("cherry", "grace") beside a word: "cherry blossom"
+        run_after, run_before = _name_run(text, span["start"], span["end"])
+        asks += [(span, span["start"], b) for _, b in run_after] + [(span, a, span["end"]) for a, _ in run_before]
+        after = _NAME_AFTER_PARTICLES.match(text, span["end"])  # only a name joins over "de la": no "maria de janeiro"
+        if after and _name_over_particles(after.group(1), last_names()):
+            asks.append((span, span["start"], after.end(1)))
+        before = _NAME_BEFORE_PARTICLES.search(text, max(0, span["start"] - 60), span["start"])
+        if before and _name_over_particles(before.group(1), first_names()):
+            asks.append((span, before.start(1), span["end"]))
+    taken = [(s["start"], s["end"]) for s in scan.spans]
+    asks = [(sp, a, b) for sp, a, b in asks  # never over another found value
+            if not any(x < b and a < y and (x, y) != (sp["start"], sp["end"]) for x, y in taken)]
+    if not asks:
+        return scan, False
+    capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), sorted(_starts(text, asks)))
+    people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
+    widened: dict[int, tuple[int, int]] = {}
+    for span, a, b in asks:
+        if any(x <= a and b <= y for x, y in people):
+            lo, hi = widened.get(id(span), (span["start"], span["end"]))
+            widened[id(span)] = (min(lo, a), max(hi, b))
+    if not widened:
+        return scan, False
+    spans = [{**s, "start": widened[id(s)][0], "end": widened[id(s)][1]} if id(s) in widened else s
+             for s in scan.spans]
+    return replace(scan, spans=spans), True
 
 
 def _starts(text: str, asks) -> set[int]:

@@ -447,11 +447,11 @@ PARTICLES = frozenset("van von de da del der di du la le bin al ibn ben bint dos
 DETERMINER_BEFORE = re.compile(r"\b(?:this|that|these|those|a|an|the|my|your|our|their|its)\s+$", re.I)
 # the name word beside a span, over the particles between them ("Derrick de la [Garza]"); "y" and "e"
 # are also "and" ("Juan y Sevilla", "Nadal e Federer"), so they join nothing
-_PARTICLES_RE = "|".join(sorted(PARTICLES - {"y", "e"}, key=len, reverse=True))
-NEXT_NAME_WORD = re.compile(rf"(?P<particles>(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}})[ \t]+(?P<word>[{UPPER}][{LOWER}'’\-]{{1,}}"
+PARTICLES_RE = "|".join(sorted(PARTICLES - {"y", "e"}, key=len, reverse=True))
+NEXT_NAME_WORD = re.compile(rf"(?P<particles>(?:[ \t]+(?:{PARTICLES_RE})){{0,3}})[ \t]+(?P<word>[{UPPER}][{LOWER}'’\-]{{1,}}"
                             rf"(?:[{UPPER}][{LOWER}]+)?)(?![\w])")
 PREV_NAME_WORD = re.compile(rf"(?<![\w.])(?P<word>[{UPPER}][{LOWER}'’\-]{{1,}}(?:[{UPPER}][{LOWER}]+)?)"
-                            rf"(?P<particles>(?:[ \t]+(?:{_PARTICLES_RE})){{0,3}})[ \t]+$")
+                            rf"(?P<particles>(?:[ \t]+(?:{PARTICLES_RE})){{0,3}})[ \t]+$")
 
 
 def whole_name(text: str, start: int, end: int) -> tuple[int, int]:

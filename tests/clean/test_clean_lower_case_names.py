@@ -81,6 +81,14 @@ def test_a_name_one_letter_from_a_dictionary_word_goes(tmp_path):
     ("My name is mary ann smith and I need help.", "My name is <PERSON> and I need help."),  # NER's lower-case span
     ("I went to prom with aisha bello musa", "I went to prom with <PERSON>"),  # "musa": a noun to the dictionary
     ("The puppy keisha has brown eyes and a white tail.", "The puppy <PERSON> has brown eyes and a white tail."),
+    # read again with the name words beside it capitalised ("Li Wei Chen"), widened reading by reading
+    ("I went to prom with li wei chen", "I went to prom with <PERSON>"),
+    ("I went to prom with olga ivanovna petrova", "I went to prom with <PERSON>"),
+    ("I went to prom with maria de souza", "I went to prom with <PERSON>"),  # over a particle; NER's "organisation" a guess
+    ("My friend mary j. smith is here.", "My friend <PERSON> is here."),  # over a middle initial
+    ("I met keisha brown's mom at the game.", "I met <PERSON>'s mom at the game."),  # a possessive ends the name
+    ("We flew from rio de janeiro last summer.", "We flew from rio de janeiro last summer."),  # a place stays
+    ("How to define button onlick event in vue2", "How to define button onlick event in vue2"),  # no census first name
 ])
 def test_a_lower_case_name_is_completed_by_the_name_words_beside_it(tmp_path, text, expected):
     texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, happy to help.")])
@@ -101,3 +109,18 @@ def test_a_dictionary_person_typed_in_lower_case_is_read_again(tmp_path, text, e
     assert [text[s:e] for s, e in person_like_nouns(text)] == (["lakshmi"] if "lakshmi" in text else [])
     texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, happy to help.")])
     assert texts[0] == expected
+
+
+@pytest.mark.parametrize("text, joined", [
+    ("Sarah J. Miller", True), ("sarah j miller", True), ("anna mae jenkins", True), ("anna jenkins", True),
+    ("sarah n jake", False), ("ana y luis", False), ("sarah and jake", False), ("sarah u jake", False),
+])
+def test_two_person_spans_joined_only_over_a_middle_name_part(text, joined):
+    from builder.clean.context_names import _join_over_middle
+    from builder.clean.pii import TurnScan
+
+    first, last = text.split()[0], text.split()[-1]
+    spans = [{"start": 0, "end": len(first), "entity": "PERSON"},
+             {"start": len(text) - len(last), "end": len(text), "entity": "PERSON"}]
+    out = _join_over_middle(text, TurnScan(spans=spans))
+    assert [(s["start"], s["end"]) for s in out.spans] == ([(0, len(text))] if joined else [(0, len(first)), (len(text) - len(last), len(text))])
