@@ -48,7 +48,10 @@ the set's figures as ``<set>:rules_only``, beside the default run's.
 The held-out report stays bench/pii_heldout.py.
 
 A message by the user is the first turn of a two-turn dialogue; a second person's message is the
-fourth turn of a chat whose other turns read as people chatting. A value survives when its text
+fourth turn of a chat whose other turns read as people chatting. Each dialogue's languages are
+detected as clean detects them, so a turn in another language gets only the language-independent
+finders, as it would in clean (before session 47 every message was read as English, and the NER
+made names of "número" and "Kannst"). A value survives when its text
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
@@ -99,12 +102,15 @@ def survived(value: dict, text: str) -> bool:
 
 def score(items: list[dict], context_models: bool = True) -> dict:
     from builder.clean.config import CleanConfig
+    from builder.clean.languages import dialogue_languages, english_turns
     from builder.clean.pii import PiiDetector
     from builder.clean.redact import redact_dialogue
 
     config = CleanConfig(number_context=context_models, street_context=context_models)
     built = [(item, *dialogue(item)) for item in items]
-    flat = iter(PiiDetector(config).scan([t["text"] for _, turns, _ in built for t in turns], None,
+    found = dialogue_languages([turns for _, turns, _ in built])  # the English-only finders where clean runs them
+    english = [e for (_, turns, _), (lang, per_turn) in zip(built, found) for e in english_turns(turns, per_turn, lang)]
+    flat = iter(PiiDetector(config).scan([t["text"] for _, turns, _ in built for t in turns], english,
                                          [t["index"] > 0 for _, turns, _ in built for t in turns]))
     table: dict[str, Counter] = defaultdict(Counter)
     misses = []
