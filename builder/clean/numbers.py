@@ -275,6 +275,8 @@ def _codes_after_cue(text: str) -> list[tuple[int, int]]:
 ZIP_CUE_AFTER = re.compile(r"(?<![\w.,-])(?P<code>\d{5}(?:-\d{4})?|\d{3,6})\s+(?:(?:is\s+)?(?:not\s+)?(?:a|an|my|the|our|your"
                            r"|his|her|their)\s+(?:\w+\s+)?|(?:as|for)\s+(?:a|my|the|our)\s+)?(?:zip\s?codes?|zip(?=\s*(?:[.,!?;:)]|$|\s+(?:is|was|and|but|for|in|area)\b))|(?:postal|post)\s?codes?)\b",
                            re.I)
+# ... or labelled in brackets after it: "90210 (zip)", "559218 (postcode)"; never "555 (zip code 90210)"
+ZIP_LABEL_AFTER = re.compile(r"(?<![\w.,-])(?P<code>\d{5}(?:-\d{4})?|\d{3,6})\s*\((?:zip|postal|post)\s?(?:codes?)?\)", re.I)
 US_STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho"
                   "|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota"
                   "|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York"
@@ -356,8 +358,9 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     cue = ZIP_CUE.search(text) is not None
     five = _FIVE_DIGITS.search(text) is not None
     shaped = _SPACE_DIGIT_LETTER.search(text) is not None  # "sw1a 1aa", "M5V 2T6": a space, a digit, a letter
+    zip_word = _ZIP_WORD.search(text) is not None
     found = [(m.start("code"), m.end("code"), score) for pattern, score, gate in (
-        (ZIP_CUED, 0.85, cue), (ZIP_CUE_AFTER, 0.85, _ZIP_WORD.search(text) is not None), (ZIP_AFTER_STATE, 0.7, five),
+        (ZIP_CUED, 0.85, cue), (ZIP_CUE_AFTER, 0.85, zip_word), (ZIP_LABEL_AFTER, 0.85, zip_word), (ZIP_AFTER_STATE, 0.7, five),
         (UK_CA_POSTCODE, 0.6, shaped), (LOWER_POSTCODE, 0.6, shaped), (LOWER_STATE_ZIP, 0.7, five))
         if gate for m in pattern.finditer(text)]  # the cheap gates first: most turns hold no code at all
     found += [(start, end, 0.85) for start, end in _codes_after_cue(text)] if cue else []

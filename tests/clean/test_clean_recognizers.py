@@ -133,6 +133,10 @@ def test_postal_codes_and_identity_numbers():
     assert found(find_postal_codes, "a dentist near where I live (98103)?") == ["98103"]
     assert found(find_postal_codes, "honestly the 11211 area got so expensive") == ["11211"]
     assert found(find_postal_codes, "I live in a house that cost 350000, wow") == []
+    # labelled in brackets after it; a bracket that goes on is no label of the number before it
+    assert found(find_postal_codes, "oh nice\n03854 (zip)") == ["03854"]
+    assert found(find_postal_codes, "559218 (postcode)") == ["559218"]
+    assert found(find_postal_codes, "call 555 (zip code 90210)") == ["90210"]
     # a code before a place word that ends the clause; a year-like one only after a home verb
     assert found(lambda t: codes_before_places(t, []), "75011 paris, 3e étage") == ["75011"]
     assert found(lambda t: codes_before_places(t, []), "im in 2042 newtown, is that in the area?") == ["2042"]
