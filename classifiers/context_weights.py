@@ -50,3 +50,18 @@ def require_fit(path: Path, meta: dict, version: str, fits: bool, trainer: str) 
     if meta.get("features_version") != version or not fits:
         raise ModelError(f"{path.name} does not fit this code (features version {meta.get('features_version')}, "
                          f"this code reads {version}): rerun python -m {trainer}")
+
+
+def ner_vectors(path: Path, dense_width, trainer: str):
+    """The NER model's word vectors (person_context.features.Vectors), after one ``ModelError`` line when
+    the dense weights in ``path`` were trained with vectors of another width: ``dense_width(width)`` is
+    whether a dense part of that shape fits vectors ``width`` wide."""
+    from builder.clean.recognizers import load_ner
+    from builder.errors import ModelError
+    from classifiers.person_context.features import Vectors
+
+    vectors = Vectors(load_ner().vocab)
+    if not dense_width(vectors.width):
+        raise ModelError(f"{path.name} was trained with word vectors of another width than the NER model's "
+                         f"({vectors.width}): rerun python -m {trainer}")
+    return vectors

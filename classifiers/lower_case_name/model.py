@@ -44,17 +44,11 @@ def weights_sha256() -> str:
 
 @functools.cache
 def load() -> LowerCaseName:
-    from builder.clean.recognizers import load_ner
-    from builder.errors import ModelError
-    from classifiers.person_context.features import Vectors
-
     (weights, threshold), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
         (t["sparse"], t["dense"], float(t["bias"][0])), float(m["threshold"])))
     context_weights.require_fit(WEIGHTS, meta, FEATURES_VERSION, weights[0].shape == (features.DIMS,) and 0 < threshold < 1,
                                 "classifiers.lower_case_name.train")
-    vectors = Vectors(load_ner().vocab)
-    if weights[1].size not in (0, 3 * vectors.width):
-        raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
-                         f"({vectors.width}): rerun python -m classifiers.lower_case_name.train")
+    vectors = context_weights.ner_vectors(WEIGHTS, lambda width: weights[1].size in (0, 3 * width),
+                                          "classifiers.lower_case_name.train")
     sparse_w, dense_w, bias = weights
     return LowerCaseName(sparse_w, dense_w, bias, meta, vectors)

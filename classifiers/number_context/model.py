@@ -49,19 +49,14 @@ def weights_sha256() -> str:
 
 @functools.cache
 def load() -> NumberContext:
-    from builder.clean.recognizers import load_ner
-    from builder.errors import ModelError
-    from classifiers.person_context.features import Vectors
-
     (weights, threshold), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
         (t["sparse"], t["dense"], t["bias"]), float(m["threshold"])))
     n = len(features.CLASSES)
     context_weights.require_fit(WEIGHTS, meta, FEATURES_VERSION, tuple(meta.get("classes", ())) == features.CLASSES
                                 and weights[0].shape == (n, features.DIMS) and weights[2].shape == (n,)
                                 and 0 < threshold < 1, "classifiers.number_context.train")
-    vectors = Vectors(load_ner().vocab)
-    if weights[1].size and weights[1].shape != (n, features.DENSE_PARTS * vectors.width):
-        raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
-                         f"({vectors.width}): rerun python -m classifiers.number_context.train")
+    vectors = context_weights.ner_vectors(
+        WEIGHTS, lambda width: not weights[1].size or weights[1].shape == (n, features.DENSE_PARTS * width),
+        "classifiers.number_context.train")
     sparse_w, dense_w, bias = weights
     return NumberContext(sparse_w, dense_w, bias, meta, vectors)

@@ -47,16 +47,13 @@ def weights_sha256() -> str:
 @functools.cache
 def load() -> PersonContext:
     from builder.clean.names import first_names
-    from builder.clean.recognizers import load_ner
-    from builder.errors import ModelError
 
     (weights, thresholds), meta = context_weights.parse(WEIGHTS, WHAT, SWITCH, lambda t, m: (
         (t["sparse"], t["dense"], float(t["bias"][0])), (float(m["threshold"]), float(m["threshold_unfound"]))))
     context_weights.require_fit(WEIGHTS, meta, FEATURES_VERSION, weights[0].shape == (features.DIMS,) and all(
         0 < t < 1 for t in thresholds), "classifiers.person_context.train")
-    vectors = features.Vectors(load_ner().vocab)
-    if weights[1].size not in (0, vectors.width * (3 if features.NAME_VECTOR else 2)):
-        raise ModelError(f"{WEIGHTS.name} was trained with word vectors of another width than the NER model's "
-                         f"({vectors.width}): rerun python -m classifiers.person_context.train")
+    vectors = context_weights.ner_vectors(
+        WEIGHTS, lambda width: weights[1].size in (0, width * (3 if features.NAME_VECTOR else 2)),
+        "classifiers.person_context.train")
     sparse_w, dense_w, bias = weights
     return PersonContext(sparse_w, dense_w, bias, meta, vectors, first_names())

@@ -31,3 +31,15 @@ def test_missing_or_damaged_weights_are_one_clear_line(tmp_path, monkeypatch, mo
     finally:
         model.load.cache_clear()
         model.weights_sha256.cache_clear()
+
+
+@pytest.mark.models
+def test_dense_weights_of_another_vector_width_are_one_clear_line(tmp_path):
+    from builder.errors import ModelError
+    from classifiers.context_weights import ner_vectors
+
+    path = tmp_path / "weights.safetensors"
+    assert ner_vectors(path, lambda width: width == 300, "some.train").width == 300  # en_core_web_md: 300 wide
+    with pytest.raises(ModelError, match=r"weights\.safetensors was trained with word vectors of another width .*"
+                                         r"\(300\): rerun python -m some\.train"):
+        ner_vectors(path, lambda width: width == 96, "some.train")
