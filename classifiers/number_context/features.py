@@ -175,6 +175,12 @@ def _content(word: str) -> bool:
 
 
 def sentence_words(text: str, start: int, end: int) -> list[str]:
+    """``_sentence_words``, read once per candidate (``sparse`` and ``dense`` both ask for them)."""
+    return list(_sentence_words(text, start, end))
+
+
+@functools.lru_cache(maxsize=256)
+def _sentence_words(text: str, start: int, end: int) -> tuple[str, ...]:
     """The content words (letters only; no stop words but ``CUE_STOP_WORDS``, no contraction of one) of
     the sentence around ``text[start:end]`` (at most ``SENTENCE_REACH`` characters each side), the
     number left out. Stop words say how a message is written, not what the number is: with them the
@@ -188,7 +194,7 @@ def sentence_words(text: str, start: int, end: int) -> list[str]:
     right = after_stop.start() if after_stop else reach
     before = [w for m in WORD.finditer(text, left, start) if m.group()[0].isalpha() and _content(w := m.group().lower())]
     after = [w for m in WORD.finditer(text, end, right) if m.group()[0].isalpha() and _content(w := m.group().lower())]
-    return before[-SENTENCE_WORDS:] + after[:SENTENCE_WORDS]
+    return tuple(before[-SENTENCE_WORDS:] + after[:SENTENCE_WORDS])
 
 
 def _sentence(side: list[str]) -> set[str]:
