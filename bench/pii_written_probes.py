@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Nine sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Twelve sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -41,6 +41,17 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   bench/pii_heldout.py showed (in counts only) that lower-case names in turns with capitals are
   most of what it misses; the tuning sets held few of them.
 
+- ``places_c`` (session 47): 200 messages with 275 private postal codes and street addresses (138 ZIP,
+  137 STREET; 120 US, 80 of 20 other countries; a third in other languages; most with no cue word),
+  typed as students text each other or a user writes to a chatbot, and 100 with public, famous or
+  fictional addresses, routes, scores, years and prices after a town to keep.
+- ``names_c`` (session 47): 200 messages with 237 private names (125 typed in lower case, 51 of two
+  words or more: particles, middle initials, initials, nicknames, names that are English words, many
+  cultures), half between friends, and 100 with celebrities, characters, brands, places and words
+  that look like names to keep.
+  Both were written by helpers who saw no code or data, after bench/pii_heldout.py's counts; their
+  figures before any rule read them are in the JSON's ``before_reading`` entries.
+
 ``--rules-only`` runs clean without the number- and street-context models (``--no-number-context
 --no-street-context``) and saves
 the set's figures as ``<set>:rules_only``, beside the default run's.
@@ -55,7 +66,7 @@ made names of "número" and "Kannst"). A value survives when its text
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|streets|streets_b|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|names_c|streets|streets_b|places_c|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -73,7 +84,7 @@ DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
         "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl",
         "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl", "numbers_c": "numbers_c.jsonl",
-        "streets_b": "streets_b.jsonl"}  # set -> file (each split by id parity)
+        "streets_b": "streets_b.jsonl", "places_c": "places_c.jsonl", "names_c": "names_c.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
@@ -162,8 +173,8 @@ def main() -> None:
         for miss in [m for m in result["misses"] if m["half"] == "tune"][: args.show]:
             print("  miss", miss)
         saved["split"] = result["split"]
-        saved.setdefault("sets", {})[name] = {"file": f"bench/pii_written_probes/{SETS[name.split(':')[0]]}",
-                                              "groups": result["groups"]}
+        saved.setdefault("sets", {}).setdefault(name, {}).update(  # other keys (before_reading) stay
+            {"file": f"bench/pii_written_probes/{SETS[name.split(':')[0]]}", "groups": result["groups"]})
     out.write_text(json.dumps(saved, indent=2, sort_keys=True) + "\n")
     print(f"-> {out}")
 
