@@ -6,7 +6,7 @@ fields alone are read to stay off it):
 
 - personal numbers written by people, not by this project's rules: the TUNING halves (odd ids)
   of bench/pii_written_probes (``probes.jsonl``, ``structured_d.jsonl``, ``numbers.jsonl``, and since
-  session 44 ``numbers_b.jsonl`` and ``numbers_c.jsonl``), whose
+  session 44 ``numbers_b.jsonl`` and ``numbers_c.jsonl``, since session 47 ``places_c.jsonl``), whose
   helpers never saw this code: a candidate overlapping a value of kind ZIP, CARD, ID or PHONE is
   that class; one overlapping another kind (a street, an e-mail, a birth date) is left out; every
   other candidate, and those of the messages to keep, is ``none``;
@@ -45,7 +45,7 @@ from classifiers.number_context.model import FEATURES_VERSION, WEIGHTS
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS = HERE / "train_results.json"
-PROBES = ("probes.jsonl", "structured_d.jsonl", "numbers.jsonl", "numbers_b.jsonl", "numbers_c.jsonl")
+PROBES = ("probes.jsonl", "structured_d.jsonl", "numbers.jsonl", "numbers_b.jsonl", "numbers_c.jsonl", "places_c.jsonl")
 NUMERIC = {"ZIP": "ZIP", "CARD": "CARD", "ID": "ID", "PHONE": "PHONE"}
 PRESIDIO = {"CREDIT_CARD": "CARD", "PHONE_NUMBER": "PHONE", "US_SSN": "ID", "US_DRIVER_LICENSE": "ID",
             "IBAN_CODE": "ID", "US_BANK_NUMBER": "ID", "US_PASSPORT": "ID"}
