@@ -326,13 +326,14 @@ def _beside_word(word: str, after: bool = False) -> bool:
     three letters or fewer only as a census first name, or as a census surname after the span ("li wei
     chen", "david ng") that is at most a noun, so not the "yum" of "tom yum goong" nor "sam day". A census
     surname that is an English word only after the span, where a surname stands ("keisha brown")."""
-    from builder.clean.names import unknown_name_word
+    from builder.clean.names import relation_word, unknown_name_word
     from builder.clean.precision import NOT_NAMES
     from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, at_most_a_noun, is_english_word
 
     w = word.lower()
-    if not word.islower() or w in STOP_WORDS or w in SLANG or w in APOSTROPHE_LESS or w in NOT_NAMES or len(w) < 2:
-        return False
+    if (not word.islower() or w in STOP_WORDS or w in SLANG or w in APOSTROPHE_LESS or w in NOT_NAMES or len(w) < 2
+            or relation_word(w)):
+        return False  # "my sister keisha": the relation is no part of the name, though "Sister" reads as one
     if len(w) <= 3 and w.isascii():
         return w in first_names() or after and w in last_names() and at_most_a_noun(w)  # "mary ann", "david ng"
     if w in last_names() and (after or not is_english_word(w)):

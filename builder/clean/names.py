@@ -655,6 +655,15 @@ RELATION_NOUN = re.compile(rf"(?:(?:my|our|your|his|her|their)\s+)?(?:(?:best|ol
                            rf"(?:{_REL_WORDS})\s+", re.I)
 
 
+_RELATION_WORD = re.compile(rf"(?:ex-?)?(?:{_REL_WORDS})", re.I)
+
+
+def relation_word(word: str) -> bool:
+    """A word that names how someone is related to the writer ("sister", "roommate", "bf"): never part of
+    the name after it ("my sister keisha")."""
+    return _RELATION_WORD.fullmatch(word) is not None
+
+
 def after_relation_noun(text: str, start: int, end: int) -> int:
     """Where the name starts in an NER span that took the relation noun before it ("friend ayesha
     moreno-vidal", "my sister priya": NER read the truecased "Friend Ayesha Moreno-Vidal"); ``start``

@@ -89,6 +89,7 @@ def test_a_name_one_letter_from_a_dictionary_word_goes(tmp_path):
     ("I met keisha brown's mom at the game.", "I met <PERSON>'s mom at the game."),  # a possessive ends the name
     ("We flew from rio de janeiro last summer.", "We flew from rio de janeiro last summer."),  # a place stays
     ("How to define button onlick event in vue2", "How to define button onlick event in vue2"),  # no census first name
+    ("my daughter sophie is turning 6 next week", "my daughter <PERSON> is turning 6 next week"),  # the relation stays
 ])
 def test_a_lower_case_name_is_completed_by_the_name_words_beside_it(tmp_path, text, expected):
     texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, happy to help.")])
@@ -124,3 +125,14 @@ def test_two_person_spans_joined_only_over_a_middle_name_part(text, joined):
              {"start": len(text) - len(last), "end": len(text), "entity": "PERSON"}]
     out = _join_over_middle(text, TurnScan(spans=spans))
     assert [(s["start"], s["end"]) for s in out.spans] == ([(0, len(text))] if joined else [(0, len(first)), (len(text) - len(last), len(text))])
+
+
+@pytest.mark.parametrize("word, relation", [("sister", True), ("roommate", True), ("bf", True), ("ex-wife", True),
+                                            ("brother-in-law", True), ("keisha", False), ("brown", False)])
+def test_a_relation_word_is_no_part_of_the_name_beside_it(word, relation):
+    from builder.clean.context_names import _beside_word
+    from builder.clean.names import relation_word
+
+    assert relation_word(word) is relation
+    if relation:
+        assert not _beside_word(word)
