@@ -82,7 +82,7 @@ RELATION = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:ex-?)?(?:wife|husb
                       r"|bf|gf|bff|bestie|hubby|wifey|bae|(?:brother|sister|mother|father|son|daughter)-in-law"
                       r"|step-?(?:mom|mum|dad|mother|father|son|daughter|brother|sister)|mommy|daddy|granny|nana"
                       r"|sibling|twin|godmother|godfather|godson|goddaughter|housemate|teammate|buddy|pal|mate)"
-                      r"(?:,?\s+(?:is|was|called|named))?,?\s+$", re.I)
+                      r"s?(?:,?\s+(?:is|was|called|named|are|were))?,?\s+$", re.I)  # plurals: "my twin brothers, Mateo and Santiago"
 HERE_AFTER = re.compile(r"^\s+here\b", re.I)
 # Words around a name that only a person fits: speech ("says X", "X said"), kinship and
 # possession ("X's daughter"), what one does to a person ("tell X", "follow up with X"), a
@@ -631,7 +631,7 @@ def list_names(text: str, found: list[NameSpan]) -> list[NameSpan]:
 
 LATIN = "a-zß-öø-ÿ\u0100-\u017f"  # Latin letters with their accents ("bjørn", "łukasz", "szabó")
 LOWER_WORD = rf"(?P<name>[{LATIN}][{LATIN}']{{2,}}(?:-[{LATIN}]{{2,}})?)(?![’'\w-])"
-_REL_WORDS = RELATION.pattern.split(r"(?:ex-?)?(?:", 1)[1].split(r")(?:,?\s+(?:is|was|called|named))?", 1)[0]
+_REL_WORDS = RELATION.pattern.split(r"(?:ex-?)?(?:", 1)[1].split(r")s?(?:,?\s+(?:is|was|called|named|are|were))?", 1)[0]
 # Cues people type in lower case before a name: a self-introduction, a greeting or thanks that
 # ends the sentence, a relation ("i'm lucia", "thanks, oleksandr", "my brother priya says hi").
 _CHAT_AFTER = "lol|lmao|haha|hehe|xd|btw|tbh|omg"  # chat words that close a clause as a full stop does ("im sandra lol")

@@ -74,6 +74,17 @@ def test_weak_greetings_need_the_name_to_close_the_address(text, name, kind):
     assert name_context(text, start, start + len(name)) == kind
 
 
+@pytest.mark.parametrize("text,name,kind", [
+    ("my twin brothers, Mateo and Santiago, are visiting", "Mateo", "relation"),  # a plural relation, set off
+    ("My coworkers, Priya and Tom, hate me", "Priya", "relation"),
+    ("my sisters are Ana and Mia", "Ana", "relation"),
+    ("the brothers Grimm wrote it", "Grimm", None),
+])
+def test_a_plural_relation_names_the_people_after_it(text, name, kind):
+    start = text.index(name)
+    assert name_context(text, start, start + len(name)) == kind
+
+
 @pytest.mark.parametrize("text,value,expected", [
     ("bins: 411111、522964、623456789012、434910、622252", "623456789012", True),
     ("codes 1234, 987654321012, 5678", "987654321012", True),
