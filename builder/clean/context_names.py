@@ -351,8 +351,9 @@ def _name_over_particles(word: str, census: frozenset) -> bool:
 
 def complete_lower_case_names(texts: list[str], scans: list) -> list:
     """The scans with each lower-case PERSON span widened over the words beside it that the NER, reading the
-    turn with those words capitalised, reads as part of the same person's name: one word a side per reading,
-    read again while a span grew ("petrova" → "ivanovna petrova" → "olga ivanovna petrova")."""
+    turn with those words capitalised, reads as part of the same person's name (``_complete_once``), read
+    again while a span grew ("petrova" → "ivanovna petrova" → "olga ivanovna petrova"); then two person
+    spans with only a middle initial or a short given name between them are joined (``_join_over_middle``)."""
     out = []
     for text, scan in zip(texts, scans):
         if scan.english:  # the NER reads English: capitalised, "kündige meinen" is a person to it
@@ -365,9 +366,8 @@ def complete_lower_case_names(texts: list[str], scans: list) -> list:
 
 
 # Between two parts of one name: nothing but spaces, an initial ("mary j. smith") or a short given name ("anna
-# mae jenkins"). A
-# letter people type for "and", "or", "versus", "you" or "are" between two names joins nothing ("jake n
-# amy", "ana y luis": names.PARTICLES "y", "e"; truecase.SLANG "u", "r", "k").
+# mae jenkins"). A letter people type for "and", "or", "versus", "you" or "are" between two names joins
+# nothing ("jake n amy", "ana y luis": names.PARTICLES "y", "e"; truecase.SLANG "u", "r", "k").
 _MIDDLE = re.compile(r"[ \t]+(?:([^\W\d_]{1,3})(\.?)[ \t]+)?")
 _JOINING_LETTERS = frozenset("n o x v y e u r k".split())
 
