@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from builder.clean.names import PARTICLES_RE, first_names, last_names
+from builder.clean.names import (PARTICLES, PARTICLES_RE, first_names, last_names, lower_case_first_name, relation_word,
+                                 unknown_name_word, whole_lower_case_name, whole_name)
 
 WORD = re.compile(r"(?<![\w@#/.'’-])([^\W\d_][^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?![\w@/]|['’-]\w)")
 SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s*|\n\s*|[\"“(]\s*)$")  # as redact.SENTENCE_START, and "…"
@@ -38,7 +39,6 @@ SENTENCE_START = re.compile(r"(?:^|[.!?…:;]\s*|\n\s*|[\"“(]\s*)$")  # as red
 
 def candidates(text: str, spans: list[dict]) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of the words of ``text`` that may be a name no finder found."""
-    from builder.clean.names import lower_case_first_name
     from builder.clean.truecase import is_english_word
 
     taken = [(s["start"], s["end"]) for s in spans]
@@ -72,7 +72,6 @@ def typed_chat_turn(turn: dict, text: str, i: int, traits, max_chars: int) -> bo
 def add_unfound_names(turns: list[dict], texts: list[str], scans: list, traits, max_chars: int = 4000) -> list:
     """The scans with a PERSON span added for each candidate the person-context model reads as a
     private person's (see the module docstring)."""
-    from builder.clean.names import whole_lower_case_name, whole_name
     from classifiers.person_context.model import load
 
     model = load()
@@ -114,7 +113,6 @@ def lower_word_guess(value: str) -> bool:
     """NER's label on lower-case words it has no capital to read by: one word ("marek" as an organisation), or
     a name's words only, census names, words no dictionary has and the particles between them ("maria de
     souza" as an organisation). No entity that settles the words: the lower-case-name model judges them."""
-    from builder.clean.names import PARTICLES, unknown_name_word
 
     bare = re.sub(r"['’]s$", "", value)  # "marek's"
     if bare.isalpha() and bare.islower():
@@ -129,7 +127,6 @@ def slip_of_a_word(word: str) -> bool:
     """A word one slip of the keyboard from an English word ("peroid"), unless the census knows it as a
     first or last name: the dictionary lists people and places too, so a name is often one letter from
     one of them ("cheng" from "chang", "hassan" from "hassam", "keisha", "javier" from "xavier")."""
-    from builder.clean.names import first_names, last_names
     from builder.clean.truecase import typo_of_english_word
 
     w = word.lower()
@@ -198,14 +195,20 @@ def _name_run(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], l
 
 def _people_among(text: str, words: list[tuple[int, int, float]], capitals: set[int]) -> list[tuple[int, int, float]]:
     """The ``words`` inside a PERSON entity of the NER's reading of ``text`` with a capital at ``capitals``."""
+    people = _people_read_capitalised(text, capitals)
+    return [(s, e, p) for s, e, p in words if any(a <= s and e <= b for a, b in people)]
+
+
+def _people_read_capitalised(text: str, capitals: set[int]) -> list[tuple[int, int]]:
+    """``(start, end)`` of the PERSON entities the NER reads in ``text`` with a capital at ``capitals`` (one NER
+    pass; a letter whose capital is longer, "ß", is left as it is)."""
     from builder.clean.pii import LONE_SURROGATE
     from builder.clean.recognizers import load_ner
     from builder.clean.truecase import capitalise_at
 
     # the NER cannot read a lone surrogate: U+FFFD instead, one for one
     capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), sorted(capitals))
-    people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
-    return [(s, e, p) for s, e, p in words if any(a <= s and e <= b for a, b in people)]
+    return [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
 
 
 def dictionary_person(word: str) -> bool:
@@ -222,7 +225,6 @@ def person_like_nouns(text: str) -> list[tuple[int, int]]:
     capitalised, sit with people's names, though no census lists them ("lakshmi", "ibrahim", "musa": WordNet
     lists deities, people and peoples by name, so they are English words to it and no candidates of the
     lower-case-name model). Not after an article ("the sami"), not alone on a line, not a stop word or slang."""
-    from builder.clean.names import first_names
     from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, is_english_word
     from classifiers.lower_case_name.features import DETERMINER, WORD, alone_on_its_line
 
@@ -251,7 +253,6 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
     keyboard away from an English word ("peroid") is that word: neither is guessed a name. A name NER
     found in lower case that the span rules refused only for its case (``not_a_name``: "malgorzata") is the
     model's to judge, not a word already decided."""
-    from builder.clean.names import whole_lower_case_name
     from classifiers.lower_case_name.features import candidates as lower_words
     from classifiers.lower_case_name.model import load
 
@@ -326,7 +327,6 @@ def _beside_word(word: str, after: bool = False) -> bool:
     three letters or fewer only as a census first name, or as a census surname after the span ("li wei
     chen", "david ng") that is at most a noun, so not the "yum" of "tom yum goong" nor "sam day". A census
     surname that is an English word only after the span, where a surname stands ("keisha brown")."""
-    from builder.clean.names import relation_word, unknown_name_word
     from builder.clean.precision import NOT_NAMES
     from builder.clean.truecase import APOSTROPHE_LESS, SLANG, STOP_WORDS, at_most_a_noun, is_english_word
 
@@ -344,7 +344,6 @@ def _beside_word(word: str, after: bool = False) -> bool:
 def _name_over_particles(word: str, census: frozenset) -> bool:
     """A lower-case word that joins a name across particles: a census name of the side it stands on, or a word
     no dictionary has ("maria de souza", "ahmed bin rashid")."""
-    from builder.clean.names import unknown_name_word
 
     return word.islower() and (word in census or unknown_name_word(word))
 
@@ -395,9 +394,7 @@ def _complete_once(text: str, scan):
     """``scan`` with its lower-case PERSON spans widened over the name words beside them (``_name_run``, and
     a name across particles) where the NER reads the widened stretch, capitalised, as one person; and
     whether any span grew."""
-    from builder.clean.pii import LONE_SURROGATE
-    from builder.clean.recognizers import load_ner
-    from builder.clean.truecase import at_most_a_noun, capitalise_at, is_english_word
+    from builder.clean.truecase import at_most_a_noun, is_english_word
 
     asks = []  # (span, start, end): the span widened over the name words on a side
     for span in scan.spans:
@@ -418,8 +415,7 @@ def _complete_once(text: str, scan):
             if not any(x < b and a < y and (x, y) != (sp["start"], sp["end"]) for x, y in taken)]
     if not asks:
         return scan, False
-    capped = capitalise_at(LONE_SURROGATE.sub("\ufffd", text), sorted(_starts(text, asks)))
-    people = [(e.start_char, e.end_char) for e in load_ner()(capped).ents if e.label_ == "PERSON"]
+    people = _people_read_capitalised(text, _starts(text, asks))
     widened: dict[int, tuple[int, int]] = {}
     for span, a, b in asks:
         if any(x <= a and b <= y for x, y in people):

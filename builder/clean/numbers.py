@@ -166,10 +166,11 @@ def find_cards(text: str) -> list[tuple[int, int, str, float]]:
 
 
 # -- phones --------------------------------------------------------------------------
+_EXTENSION = r",?\s?(?:x|ext\.?|extension|#)\s?\d{1,6}"  # "… ext. 291", "…, extension 3345", "… x 22", "… #4"
 PHONE = re.compile(
     r"(?<![\w./+#:-])(?:(?:\+|00)\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{1,12}(?:[ .-]\d{1,8}){0,5}"
-    r"(?:,?\s?(?:x|ext\.?|extension|#)\s?\d{1,6})?(?![\w/@]|[.,:]\d|-\d)")
-EXTENSION = re.compile(r",?\s?(?:x|ext\.?|extension|#)\s?\d{1,6}$")  # "… ext. 291", "…, extension 3345"
+    rf"(?:{_EXTENSION})?(?![\w/@]|[.,:]\d|-\d)")
+EXTENSION = re.compile(rf"{_EXTENSION}$")
 PHONE_CUE_BEFORE = re.compile(
     r"(?:\b(?:call(?:ing|s)?|phone|ph|mobile|mob|cell|tel|telephone|number|no|reach|contact|whats\s?app|fax|texts?"
     r"|sms|messages?|viber|telegram|signal|dial|ring|answering|hotline|landline|office|home|work)\b|\+)[^\n\d]{0,12}$"
