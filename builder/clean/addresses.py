@@ -344,7 +344,8 @@ def historical(text: str, start: int, end: int) -> bool:
 
 
 _DIGIT = re.compile(r"\d")
-_WORD_BEFORE_NUMBER = re.compile(rf"([^\W\d_]+)\.?,?\s+(?:{NUMBER_LABEL})?\d", re.I)
+# (a word from its start only: tried inside a word, the same match fails again, a letter at a time)
+_WORD_BEFORE_NUMBER = re.compile(rf"(?<![^\W\d_])([^\W\d_]+)\.?,?\s+(?:{NUMBER_LABEL})?\d", re.I)
 _ENDINGS = tuple(NAME_FIRST_ENDINGS.split("|"))
 _SHORT_TYPE_BEFORE_NUMBER = re.compile(rf"\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+(?:{NUMBER_LABEL})?\d", re.I)
 

@@ -71,6 +71,9 @@ FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full |user |customer |reviewe
                    r"|\b(?:reviewer|reviewed\s+by|posted\s+by|submitted\s+by|customer|guest|tenant|patient|employee)\s*[:\-]"
                    rf"|(?:^|(?<=[\s(|,;>*]))(?:{PEOPLE_LABELS})\s*:"
                    r")\s*[,:]?\s*$", re.I)
+# FIELD's cheap necessary condition: what it matches ends, before its spaces, in one of these (its
+# patterns end in ":", "?", "-", "signed" or "attn", and a "," or ":" may follow them)
+FIELD_END = re.compile(r"(?:[:?,\-]|signed|attn\.?)\Z", re.I)
 HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
                        r"\.?\s+$", re.I)
 RELATION = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:ex-?)?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
@@ -142,8 +145,9 @@ DASH_SIGNATURE = re.compile(rf"\n[ \t]*[-–—~][ \t]*(?P<name>{CAP_NAME})[ \t]
 LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\s+(?!(?:and|from|here)\b)[a-z][a-z'\-]{2,})?)"
                          r"(?=\s*(?:[,.!;]|$|\n"
                          r"|\s+(?:and|i|from|here)\b))", re.I)
-OTHER_INTRO = re.compile(r"(?:меня зовут|je m'appelle|je m’appelle|me llamo|mi nombre es|ich heiße|ich heisse"
-                         r"|mi chiamo|meu nome é|eu me chamo|nazywam się|mijn naam is|jag heter|nimeni on)\s+"
+OTHER_INTRO_PHRASES = ("меня зовут", "je m'appelle", "je m’appelle", "me llamo", "mi nombre es", "ich heiße", "ich heisse",
+                       "mi chiamo", "meu nome é", "eu me chamo", "nazywam się", "mijn naam is", "jag heter", "nimeni on")
+OTHER_INTRO = re.compile(rf"(?:{'|'.join(OTHER_INTRO_PHRASES)})\s+"
                          rf"(?P<name>{CAP_NAME}|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)"
                          r"|(?:我叫|我的名字是|我是)(?P<han>[\u4e00-\u9fff]{2,3})(?=[，。,.!！\s]|$)"
                          r"|(?:私の名前は|私は|わたしは|僕は|俺は)(?P<ja>[\u4e00-\u9fff]{2,4}|[\u30a0-\u30ff]{2,8})"
@@ -171,7 +175,7 @@ def name_context(text: str, start: int, end: int) -> str | None:
     before, after = text[max(0, start - 60):start], text[end:end + 30]
     if INTRO.search(before) or (HERE_AFTER.match(after) and text[:start].strip() == ""):
         return "intro"
-    if FIELD.search(before) or record_field(text, start, end, phrases=False):
+    if FIELD_END.search(before.rstrip()[-6:]) and FIELD.search(before) or record_field(text, start, end, phrases=False):
         return "field"  # "Name: X", "Attendees: Ana Ruiz, X"
     if NAMED.search(before):
         return "named"
@@ -189,13 +193,22 @@ def name_context(text: str, start: int, end: int) -> str | None:
     return None
 
 
+def _may_be_relation_or_intro(text: str, start: int, end: int) -> bool:
+    """A cheap necessary condition for name_context's "relation" or "intro" (their own patterns; the
+    kinds it tests first can only take their place)."""
+    before = text[max(0, start - 60):start]
+    return bool(INTRO.search(before) or RELATION.search(before)
+                or (HERE_AFTER.match(text[end:end + 30]) and text[:start].strip() == ""))
+
+
 def record_field(text: str, start: int, end: int, phrases: bool = True) -> bool:
     """The span is listed in a record's field of people ("Attendees: Ana Ruiz, Tom Lee"), on its line;
     with ``phrases`` also after a phrase that says who a record is by or for ("Review by Tom Lee
     (verified buyer)", "ship it to Ana Ruiz, 4 Elm St")."""
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
-    fields = (PEOPLE_LABEL, PEOPLE_PHRASE) if phrases else (PEOPLE_LABEL,)
+    labels = (PEOPLE_LABEL,) if ":" in before or "#" in before else ()  # a label ends in one of them
+    fields = labels + (PEOPLE_PHRASE,) if phrases else labels
     return any(_names_only(before[m.end():]) for field in fields for m in field.finditer(before))
 
 
@@ -242,13 +255,14 @@ def english_names(text: str, entities) -> list[NameSpan]:
             continue  # "I need a Taylor to fix my suit": a name takes no "a"; a noun does
         if no_private_name_here(text, start, end):
             continue
+        if label != "PERSON" and not (_plausible(text[start:end]) and name_like(text[start:end])):
+            continue  # the cheap tests before the context's (most of the cost: every ORG and GPE)
         kind = name_context(text, start, end)
         if label == "PERSON" and not kind and not name_like(text[start:end]):
             continue  # "Camera Type": NER alone, every word an English word and none a first name
         if label == "PERSON":
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}" if kind else "ner"))
-        elif (label in NER_LABELS_IN_CONTEXT and kind not in (None, "credit") and _plausible(text[start:end])
-              and name_like(text[start:end])):
+        elif kind not in (None, "credit"):
             # a credit says a maker of works, public: it makes no title or band a person ("X-men movies")
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}"))
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
@@ -256,8 +270,11 @@ def english_names(text: str, entities) -> list[NameSpan]:
         value = text[start:end]
         if not _plausible(value) or looks_like_identifier(value):
             continue
+        like = name_like(value)
+        if not like and not _may_be_relation_or_intro(text, start, end):
+            continue  # what follows needs a name-like word or one of these two contexts: skip the context's cost
         kind = name_context(text, start, end)
-        if not name_like(value) and not (kind in ("relation", "intro") and all(
+        if not like and not (kind in ("relation", "intro") and all(
                 kind_of(w.strip(".,'’")) == "person" for w in value.split())):
             # "reply to Stack Overflow": every word a dictionary word, none a name. After "my ex" or "I'm",
             # a word whose vectors sit with people's names is one ("my ex Oni", "my sister Rose")
@@ -348,15 +365,15 @@ def first_person_names(text: str, entities, found: list) -> list[NameSpan]:
     from builder.clean.word_kinds import kind_of, product
 
     other = [(s, e) for s, e, label in entities if label not in ("PERSON", "GPE", "ORG", "NORP", "LOC")]
-    taken = [(f[0], f[1]) for f in found]
+    blocked = other + [(f[0], f[1]) for f in found]
     out = []
     for m in re.finditer(rf"(?<![\w'’-]){CAP_NAME}", text):
         start, end = m.start(), m.end()
-        if any(s < end and start < e for s, e in other + taken) or re.match(r"[-'’]\w", text[end:end + 2]):
-            continue  # "AI-generated", "Isn't", "Wynwood's": a word part, not a name
         words = [w.strip(".,'’\"") for w in m.group().split()]
         if any(is_english_word(w.lower()) or w.lower() in NOT_NAMES for w in words):
             continue  # the cheap test first: most capitalised words are English words ("The", "Python")
+        if any(s < end and start < e for s, e in blocked) or re.match(r"[-'’]\w", text[end:end + 2]):
+            continue  # "AI-generated", "Isn't", "Wynwood's": a word part, not a name
         if (AUTHOR_AFTER.match(text[end:end + 12]) or THING_AFTER.match(text[end:end + 12])
                 or not english_sentence(text, start, end)):
             continue
@@ -821,6 +838,19 @@ accounts account jobs careers hello mail webmaster postmaster news newsletter pr
 privacy legal security abuse feedback enquiries inquiries booking bookings reservations hotel shop store""".split())
 
 
+_ASCII_INTRO_PHRASES = tuple(p for p in OTHER_INTRO_PHRASES if p.isascii())
+
+
+def _may_hold_other_intro(text: str) -> bool:
+    """A cheap necessary condition for OTHER_INTRO: every other alternative of it needs a letter
+    outside ASCII (Cyrillic, Han, kana, Hangul, "é", "ß"), and under IGNORECASE an ASCII text
+    matches an ASCII phrase only as its lower-case self."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(p in lower for p in _ASCII_INTRO_PHRASES)
+
+
 def cued_names(text: str) -> list[NameSpan]:
     """Names any language shows by its shape: a signature after a closing phrase, a
     self-introduction (also lower-case: "my name praba")."""
@@ -834,7 +864,8 @@ def cued_names(text: str) -> list[NameSpan]:
     m = LAST_LINE_SIGNATURE.search(text)
     if m and _plausible(m.group("name")) and all(name_like(w) for w in m.group("name").split()):
         out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "signoff"))
-    speakers = list(TRANSCRIPT_SPEAKER.finditer(text)) + (list(PASTED_CHAT_SPEAKER.finditer(text)) if CHAT_LOG.search(text) else [])
+    pasted = list(PASTED_CHAT_SPEAKER.finditer(text))  # the cheaper test first
+    speakers = list(TRANSCRIPT_SPEAKER.finditer(text)) + (pasted if pasted and CHAT_LOG.search(text) else [])
     for m in speakers:
         if _plausible(m.group("name")) and name_like(m.group("name")) and not _title_follows(text, m.end()):
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "transcript"))
@@ -842,7 +873,7 @@ def cued_names(text: str) -> list[NameSpan]:
         name = m.group("name")
         if _plausible(name) and not COMMON_ENDINGS.search(name.split()[0].lower()):
             out.append((m.start("name"), m.end("name"), "PERSON", 0.85, "intro"))
-    for m in OTHER_INTRO.finditer(text):
+    for m in OTHER_INTRO.finditer(text) if _may_hold_other_intro(text) else ():
         group = next(g for g in ("name", "han", "ja", "ko", "cyr") if m.group(g))
         out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
     if "@" in text:

@@ -341,6 +341,7 @@ _TWO_DIGITS = re.compile(r"\d\D*\d")
 _FIVE_DIGITS = re.compile(r"\d{5}")
 _SPACE_DIGIT_LETTER = re.compile(r"\s\d[^\W\d_]")
 _ZIP_WORD = re.compile(r"zip|post", re.I)
+_AREA_WORD = re.compile(r"area|neighbou?rhood|zip|district|postcode", re.I)  # HOME_CODE without five digits needs one
 # A five-character code with its last two hidden ("148xx", "305**"): what a user who hides part of a
 # ZIP writes; three digits keep it from "4xx" (HTTP) and "20xx" (a year).
 MASKED_CODE = re.compile(r"(?<![\w*-])\d{3}(?:xx|XX|\*\*)(?![\w*])")
@@ -369,7 +370,7 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
               if CA_BEFORE.search(text[max(0, m.start() - 6):m.start()])]
     found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)
               if MASKED_BEFORE.search(text[max(0, m.start() - 60):m.start()])]
-    for m in HOME_CODE.finditer(text):
+    for m in HOME_CODE.finditer(text) if five or _AREA_WORD.search(text) else ():
         group = next(g for g in ("code", "area", "paren", "home_area") if m.group(g))
         found.append((m.start(group), m.end(group), 0.7))
     for m in SET_OFF_CODE.finditer(text):
@@ -436,6 +437,8 @@ HOME_BEFORE = re.compile(HOME_VERBS + r"$", re.I)
 def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, float]]:
     """Postal codes next to a town: before one the NER reads as a place ("10115 Berlin", the town
     then ends its line or clause), or after a place ("Paris 75002")."""
+    if _TWO_DIGITS.search(text) is None:
+        return []  # every code shape here holds two digits or more
     from builder.clean.truecase import at_most_a_noun
     from builder.clean.word_kinds import kind_of
 

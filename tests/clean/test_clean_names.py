@@ -264,3 +264,44 @@ def test_the_full_name_shape():
     assert not full_name_shape("Les Miserables") and not full_name_shape("Monte Cristo")  # words NER has read: titles
     assert full_name_shape("Kiaan Newman") and full_name_shape("Pesent Collins")  # an unseen first word, a census surname
     assert not full_name_shape("Pokemon Black") and not full_name_shape("Tottenham Hale")  # first words NER has read
+
+
+# The finders' cheap gates (session 48) skip a pattern only when it cannot match: on every string where
+# the pattern matches, its gate says so; where the gate says no, the pattern finds nothing.
+FIELD_WINDOWS = ["Name:", "First name :  ", "name?", "Name on card: ,", "Signed", "signed, ", "Attn.", "ATTN:",
+                 "Reviewer -", "Attendees: Ana Ruiz, ", "cc:", "posted by:", "the name of my dog", "I signed up for",
+                 "from the shop", "hello there "]
+
+
+@pytest.mark.parametrize("window", FIELD_WINDOWS)
+def test_the_field_gate_passes_every_field_window(window):
+    from builder.clean.names import FIELD, FIELD_END
+
+    if FIELD.search(window):
+        assert FIELD_END.search(window.rstrip()[-6:])
+
+
+def test_the_field_gate_answers_known_windows():
+    from builder.clean.names import FIELD_END
+
+    assert [bool(FIELD_END.search(w.rstrip()[-6:])) for w in ("Name: ", "Attn.", "Signed", "my friend ", "wrote by")] == [
+        True, True, True, False, False]
+
+
+@pytest.mark.parametrize("text,may", [("je m'appelle Luc", True), ("Hi! JE M'APPELLE Luc", True), ("меня зовут Иван", True),
+                                      ("我叫王伟", True), ("hello, my name is Luc", False), ("I am Anna", False)])
+def test_the_other_language_intro_gate(text, may):
+    from builder.clean.names import OTHER_INTRO, _may_hold_other_intro
+
+    assert _may_hold_other_intro(text) is may
+    assert bool(OTHER_INTRO.search(text)) <= _may_hold_other_intro(text)
+
+
+@pytest.mark.parametrize("text,name", [("my sister Rose is here", "Rose"), ("I'm Oni", "Oni"), ("Oni here", "Oni"),
+                                       ("reply to Stack Overflow", "Stack"), ("the Rose garden", "Rose")])
+def test_the_relation_or_intro_gate_is_necessary(text, name):
+    from builder.clean.names import _may_be_relation_or_intro, name_context
+
+    start = text.index(name)
+    if name_context(text, start, start + len(name)) in ("relation", "intro"):
+        assert _may_be_relation_or_intro(text, start, start + len(name))
