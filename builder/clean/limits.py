@@ -21,7 +21,7 @@ HELD_OUT = ("270 hand-labelled real dialogues and 300 dialogues with planted (ca
 # (what, k, n): k of n; every row is one line of the card
 MEASURED = {
     "real_private_removed": ("private values in real dialogues that a person would redact, removed", 66, 86),
-    "canary_names_removed": ("planted person names, removed", 170, 183),
+    "canary_names_removed": ("planted person names, removed", 171, 183),
     "canary_streets_removed": ("planted street addresses, removed", 80, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
                                  "left intact", 14, 271),

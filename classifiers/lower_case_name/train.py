@@ -37,6 +37,10 @@ Out of fold (``FOLDS`` folds grouped by conversation) it reports, per variant an
 names reached and the other words flagged; the threshold is the lowest whose out-of-fold precision
 is at least ``MIN_PRECISION``. Then the model is refit on every row not doubtful.
 
+Beside these, hand-labelled rows (since session 48, ``probe_rows``): the tuning halves of the written
+name sets of bench/pii_written_probes, every candidate of a message as typed, 1 inside a name its
+writer marked.
+
 Usage: python -m classifiers.lower_case_name.train --chitchat WHEEL [--data ../shared/data]
 """
 
@@ -84,6 +88,34 @@ def turns(data: Path, chitchat: Path) -> list[tuple[str, str, str]]:
             out += [("chitchat", f"chitchat:{cid}", t["text"]) for t in conv]
     out += wildchat_user_turns(data, MAX_CHARS)
     return [t for t in out if any(c.isupper() for c in t[2]) and any(c.islower() for c in t[2])]
+
+
+PROBES = ("names.jsonl", "names_b.jsonl", "names_c.jsonl")  # bench/pii_written_probes sets of names (values: strings)
+
+
+def probe_rows(counts: Counter) -> list[dict]:
+    """Hand-labelled rows: the TUNING halves (odd ids) of bench/pii_written_probes' name sets, messages
+    written by helpers who never saw this code, each name marked by its writer. Every candidate of a
+    message as typed is a row: 1 inside a marked name, 0 elsewhere (the sets' public names, brands and
+    name-like words to keep are 0s too). The check halves (even ids) are never read here."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from pii_written_probes import half
+
+    rows = []
+    for name in PROBES:
+        for line in (ROOT / "bench" / "pii_written_probes" / name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if half(row["id"]) != "tune":
+                continue
+            text = row["text"]
+            marked = [(m.start(), m.end()) for value in row.get("values", [])
+                      for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text)]
+            for s, e in features.candidates(text):
+                label = int(any(a <= s and e <= b for a, b in marked))
+                counts[f"probes/as_typed/{label}"] += 1
+                rows.append({"source": "probes", "group": f"probes:{name}:{row['id']}", "variant": "as_typed",
+                             "text": text, "start": s, "end": e, "label": label})
+    return rows
 
 
 def name_words(text: str, people: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -241,7 +273,7 @@ def main() -> None:
     from classifiers.person_context.features import Vectors
 
     counts: Counter = Counter()
-    rows = rows_of(turns(args.data, args.chitchat), counts)
+    rows = rows_of(turns(args.data, args.chitchat), counts) + probe_rows(counts)
     x = matrix(rows, Vectors(load_ner().vocab))
     y = np.array([r["label"] for r in rows])
     oof = report(rows, y, out_of_fold(rows, x, y))
