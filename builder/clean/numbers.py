@@ -246,8 +246,7 @@ ZIP_CUE_WORDS = (r"\b(?:zip|zipcode|zip code|postal code|postcode|post code|plz|
                  r"|почтовый индекс|индекс(?=\s*:?\s*\d{6}\b))|邮编|邮政编码|郵便番号|우편번호|〒")
 AU_STATES = "NSW|VIC|QLD|WA|SA|TAS|ACT|NT"  # Australia's states and territories, written before the postcode
 ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
-                      # "my postcode's 1843": the contraction of "is" (three digits or more: "the zip's 5 digits")
-                      r"(?:\s+(?:is|was|number|no\.?|é|es|est|ist|è|jest)|['’]s(?=\s+[A-Z]{0,2}\d{3}))?\s*\*?(?:[:#：=]|\s[-–]\s)?\s*"
+                      r"(?:\s+(?:is|was|number|no\.?|é|es|est|ist|è|jest))?\s*\*?(?:[:#：=]|\s[-–]\s)?\s*"
                       rf"(?P<code>(?:(?-i:{AU_STATES})[ \t]+)?[A-Z]{{0,2}}\d[A-Z0-9]{{0,9}}"
                       r"(?:[ -](?=[A-Z]*\d)[A-Z0-9]{2,4}|[ -]?(?-i:[A-Z]{2})(?![a-z]))?)"
                       r"(?![\w-])", re.I)
