@@ -253,6 +253,7 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
     keyboard away from an English word ("peroid") is that word: neither is guessed a name. A name NER
     found in lower case that the span rules refused only for its case (``not_a_name``: "malgorzata") is the
     model's to judge, not a word already decided."""
+    from builder.clean.truecase import is_english_word
     from classifiers.lower_case_name.features import candidates as lower_words
     from classifiers.lower_case_name.model import load
 
@@ -287,10 +288,14 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
                 if p >= SECOND_READING:
                     unsure.append((start, end, p))
         # a pair read again together reads as a person ("cherry blossom"), unless both words may be names ("wei chen")
+        # and not both are English words of four letters or more ("cherry" and "blossom" are census names and
+        # words; the dictionary's "li" and "wei", a unit and a dynasty, are no words of chat)
         named = {(s, e) for s, e, _ in unsure if _beside_word(text[s:e])}
+        words = {(s, e) for s, e, _ in unsure if e - s > 3 and is_english_word(text[s:e].lower())}
         unsure = [(s, e, p) for s, e, p in unsure
                   if not beside(text, s, e, added) and not beside(text, s, e, [
-                      {"start": a, "end": b} for a, b, _ in unsure if not ((s, e) in named and (a, b) in named)])]
+                      {"start": a, "end": b} for a, b, _ in unsure
+                      if not ((s, e) in named and (a, b) in named and not ((s, e) in words and (a, b) in words))])]
         for start, end, p in read_as_people(text, unsure):
             start, end = whole_lower_case_name(text, start, end)  # over a span already found: merged later
             if not any(a["start"] < end and start < a["end"] for a in added):

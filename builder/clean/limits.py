@@ -26,7 +26,7 @@ MEASURED = {
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
                                  "left intact", 14, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
-                          "removed or damaged", 132, 3623),
+                          "removed or damaged", 131, 3623),
 }
 
 

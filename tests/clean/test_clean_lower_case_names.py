@@ -90,6 +90,9 @@ def test_a_name_one_letter_from_a_dictionary_word_goes(tmp_path):
     ("We flew from rio de janeiro last summer.", "We flew from rio de janeiro last summer."),  # a place stays
     ("How to define button onlick event in vue2", "How to define button onlick event in vue2"),  # no census first name
     ("my daughter sophie is turning 6 next week", "my daughter <PERSON> is turning 6 next week"),  # the relation stays
+    # two half-believed census names that are both English words are not read again as a pair (the demo's)
+    ("April is cherry blossom season right? Will the torii gates be very crowded?",
+     "April is cherry blossom season right? Will the torii gates be very crowded?"),
 ])
 def test_a_lower_case_name_is_completed_by_the_name_words_beside_it(tmp_path, text, expected):
     texts, _, _ = clean_one_dialogue(tmp_path, [("user", text), ("assistant", "Sure, happy to help.")])
