@@ -24,7 +24,7 @@ MEASURED = {
     "canary_names_removed": ("planted person names, removed", 171, 183),
     "canary_streets_removed": ("planted street addresses, removed", 80, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
-                                 "left intact", 14, 271),
+                                 "left intact", 13, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
                           "removed or damaged", 131, 3623),
 }
