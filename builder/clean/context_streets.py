@@ -102,7 +102,9 @@ def add_streets(turns: list[dict], texts: list[str], scans: list, traits, max_ch
             scan = replace(scan, spans=sorted(grown, key=lambda s: s["start"]))
         taken = [(s["start"], s["end"]) for s in scan.spans if s["entity"] == ENTITY]
         # a street or a name a rule kept (a landmark's address, "Anne Frank House"): a public place
-        taken += [(s["start"], s["end"]) for s in scan.suppressed if s["entity"] in (ENTITY, "PERSON")]
+        # (not a "name" with a digit in it, which a rule refused as no name: "3710 Linwood" says no public place)
+        taken += [(s["start"], s["end"]) for s in scan.suppressed if s["entity"] == ENTITY
+                  or s["entity"] == "PERSON" and not any(c.isdigit() for c in text[s["start"]:s["end"]])]
         added = []
         for start, end, p in spans(toks, judged, probs, model.threshold):
             if any(a < end and start < b for a, b in taken):
