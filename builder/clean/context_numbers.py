@@ -62,8 +62,7 @@ def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits
             continue
         # a value found, or kept by a span rule; not a name a rule refused ("84102 tmrw" is no name, and says
         # nothing of the number in it)
-        taken = [(s["start"], s["end"]) for s in (*scan.spans, *scan.suppressed)
-                 if not (s in scan.suppressed and s["entity"] == "PERSON")]
+        taken = [(s["start"], s["end"]) for s in (*scan.spans, *(s for s in scan.suppressed if s["entity"] != "PERSON"))]
         listed = in_lists(text, found)
         code = None
         added: list[dict] = []
