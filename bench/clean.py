@@ -21,7 +21,9 @@ the coherence drop rate, the toxicity false-drop rate next to ETHOS AUC.
 Timed sections are best of two where the machine's load could swing them; PII detection against
 bare nlp.pipe is five interleaved rounds, with each round's ratio and their median. Writes
 bench/results/clean.json. ``BENCH_CLEAN_SECTIONS`` picks sections (default all:
-quality,throughput,stage). Runs in about eight minutes on 2 shared CPU cores.
+quality,throughput,throughput_wildchat,stage; ``throughput_wildchat`` is the PII-only comparison again on 300
+WildChat messages of at most one scan chunk, without the naive loop). Runs in about nine minutes on 2
+shared CPU cores.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ N_MESSAGES = int(os.environ.get("BENCH_CLEAN_N", "24"))
 MAX_CHARS = int(os.environ.get("BENCH_CLEAN_MAX_CHARS", "400"))
 N_PII = int(os.environ.get("BENCH_CLEAN_N_PII", "200"))
 PII_ROUNDS = int(os.environ.get("BENCH_CLEAN_PII_ROUNDS", "5"))
-SECTIONS = set(os.environ.get("BENCH_CLEAN_SECTIONS", "quality,throughput,stage").split(","))
+N_PII_WILDCHAT = int(os.environ.get("BENCH_CLEAN_N_PII_WILDCHAT", "300"))
+ALL_SECTIONS = "quality,throughput,throughput_wildchat,stage"
+SECTIONS = set(os.environ.get("BENCH_CLEAN_SECTIONS", ALL_SECTIONS).split(","))
 
 
 def load_messages(n: int, seed: int = 0) -> tuple[list[str], str]:
@@ -90,13 +94,14 @@ def naive_pii(texts) -> float:
     return seconds
 
 
-def pii_only(texts) -> dict:
-    """PII detection alone, side by side: naive loop, our batched detector, bare nlp.pipe."""
+def pii_only(texts, with_naive: bool = True) -> dict:
+    """PII detection alone, side by side: naive loop (unless ``with_naive`` is False), our batched
+    detector, bare nlp.pipe."""
     from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
     from builder.clean.recognizers import load_ner
 
-    naive_s = naive_pii(texts)
+    naive_s = naive_pii(texts) if with_naive else None
     detector = PiiDetector(CleanConfig())
     detector.scan(texts[:8])
     nlp = load_ner()  # the same components our detector loads
@@ -106,11 +111,32 @@ def pii_only(texts) -> dict:
         rounds.append((timed(detector.scan, texts)[0], timed(lambda: list(nlp.pipe(texts, batch_size=64)))[0]))
     ours_s, pipe_s = min(o for o, _ in rounds), min(p for _, p in rounds)
     n = len(texts)
-    return {"messages": n, "rounds": PII_ROUNDS, "naive_msgs_per_s": n / naive_s, "ours_msgs_per_s": n / ours_s,
-            "ceiling_nlp_pipe_msgs_per_s": n / pipe_s, "ours_vs_naive": naive_s / ours_s,
-            "ours_vs_ceiling": pipe_s / ours_s,  # best against best
-            "ours_vs_ceiling_each_round": [round(p / o, 3) for o, p in rounds],
-            "ours_vs_ceiling_median_round": statistics.median(p / o for o, p in rounds)}
+    out = {"messages": n, "mean_chars": round(sum(map(len, texts)) / n, 1), "rounds": PII_ROUNDS,
+           "ours_msgs_per_s": n / ours_s, "ceiling_nlp_pipe_msgs_per_s": n / pipe_s,
+           "ours_vs_ceiling": pipe_s / ours_s,  # best against best
+           "ours_vs_ceiling_each_round": [round(p / o, 3) for o, p in rounds],
+           "ours_vs_ceiling_median_round": statistics.median(p / o for o, p in rounds)}
+    if naive_s is not None:
+        out.update(naive_msgs_per_s=n / naive_s, ours_vs_naive=naive_s / ours_s)
+    return out
+
+
+def load_wildchat(n: int, seed: int = 0) -> tuple[list[str], str]:
+    """WildChat's messages (both roles) of at most one scan chunk (what the detector reads whole and
+    bare nlp.pipe can read alike), shuffled: the corpus issue 25's throughput target names."""
+    from builder.clean.config import CleanConfig
+
+    limit = CleanConfig().chunk_chars
+    texts = []
+    for path in sorted((SHARED / "logs" / "wildchat").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data = data[0] if isinstance(data, list) and data else data
+        for m in (data.get("messages") or []) if isinstance(data, dict) else []:
+            text = m.get("content") if isinstance(m, dict) else None
+            if isinstance(text, str) and text.strip() and len(text) <= limit:
+                texts.append(text)
+    random.Random(seed).shuffle(texts)
+    return texts[:n], f"wildchat ({len(texts)} messages of at most {limit} characters, shuffled with seed {seed})"
 
 
 def naive(texts, ckpt, hf_dir) -> dict:
@@ -252,7 +278,7 @@ def clean_wildchat(raw: Path, work: Path) -> Path:
 def main() -> None:
     out = HERE / "results" / "clean.json"
     results: dict = {}
-    if out.exists() and SECTIONS != {"quality", "throughput", "stage"}:
+    if out.exists() and SECTIONS != set(ALL_SECTIONS.split(",")):
         results = json.loads(out.read_text())  # a partial run keeps the other sections' numbers
     if "quality" in SECTIONS:
         with tempfile.TemporaryDirectory() as tmp:
@@ -264,6 +290,12 @@ def main() -> None:
         t0 = time.perf_counter()
         results["pii_only"] = pii_only(long_texts[:N_PII])
         print(f"pii_only: {time.perf_counter() - t0:.1f}s {json.dumps(results['pii_only'])}", file=sys.stderr)
+    if "throughput_wildchat" in SECTIONS and (SHARED / "logs" / "wildchat").is_dir():
+        t0 = time.perf_counter()
+        texts, wild = load_wildchat(N_PII_WILDCHAT)
+        results["pii_only_wildchat"] = {"corpus": wild, **pii_only(texts, with_naive=False)}
+        print(f"pii_only_wildchat: {time.perf_counter() - t0:.1f}s {json.dumps(results['pii_only_wildchat'])}",
+              file=sys.stderr)
     if "stage" in SECTIONS:
         results.update(stage_section(long_texts, corpus))
     if "pii_only" in results:
