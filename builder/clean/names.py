@@ -76,15 +76,18 @@ FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full |user |customer |reviewe
 FIELD_END = re.compile(r"(?:[:?,\-]|signed|attn\.?)\Z", re.I)
 HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
                        r"\.?\s+$", re.I)
-RELATION = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:ex-?)?(?:wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
-                      r"|boss|colleague|coworker|co-worker|mother|mom|mum|father|dad|son|daughter|brother|sister"
-                      r"|neighbou?r|doctor|dentist|grandfather|grandmother|grandma|grandpa|landlord|landlady|manager"
-                      r"|uncle|aunt|cousin|fianc[eé]e?|roommate|flatmate|client|student|classmate|niece|nephew|kid"
-                      r"|baby|child|supervisor|advisor|professor|coach|therapist|lawyer|ex"
-                      # what chat calls them: "my bf jake", "my bestie jas", "my brother-in-law chinedu"
-                      r"|bf|gf|bff|bestie|hubby|wifey|bae|(?:brother|sister|mother|father|son|daughter)-in-law"
-                      r"|step-?(?:mom|mum|dad|mother|father|son|daughter|brother|sister)|mommy|daddy|granny|nana"
-                      r"|sibling|twin|godmother|godfather|godson|goddaughter|housemate|teammate|buddy|pal|mate)"
+# How someone is related to the writer: one list, read by RELATION, the lower-case relation cue, RELATION_NOUN
+# and relation_word below.
+REL_WORDS = (r"wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
+             r"|boss|colleague|coworker|co-worker|mother|mom|mum|father|dad|son|daughter|brother|sister"
+             r"|neighbou?r|doctor|dentist|grandfather|grandmother|grandma|grandpa|landlord|landlady|manager"
+             r"|uncle|aunt|cousin|fianc[eé]e?|roommate|flatmate|client|student|classmate|niece|nephew|kid"
+             r"|baby|child|supervisor|advisor|professor|coach|therapist|lawyer|ex"
+             # what chat calls them: "my bf jake", "my bestie jas", "my brother-in-law chinedu"
+             r"|bf|gf|bff|bestie|hubby|wifey|bae|(?:brother|sister|mother|father|son|daughter)-in-law"
+             r"|step-?(?:mom|mum|dad|mother|father|son|daughter|brother|sister)|mommy|daddy|granny|nana"
+             r"|sibling|twin|godmother|godfather|godson|goddaughter|housemate|teammate|buddy|pal|mate")
+RELATION = re.compile(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{REL_WORDS})"
                       r"s?(?:,?\s+(?:is|was|called|named|are|were))?,?\s+$", re.I)  # plurals: "my twin brothers, Mateo and Santiago"
 HERE_AFTER = re.compile(r"^\s+here\b", re.I)
 # Words around a name that only a person fits: speech ("says X", "X said"), kinship and
@@ -173,7 +176,7 @@ def name_context(text: str, start: int, end: int) -> str | None:
     ``verb`` ("says X", "X's daughter"), ``credit`` ("directed by X", "a fan of X": a public
     person); None when nothing does."""
     before, after = text[max(0, start - 60):start], text[end:end + 30]
-    if INTRO.search(before) or (HERE_AFTER.match(after) and text[:start].strip() == ""):
+    if _introduced(text, start, end, before):
         return "intro"
     if FIELD_END.search(before.rstrip()[-6:]) and FIELD.search(before) or record_field(text, start, end, phrases=False):
         return "field"  # "Name: X", "Attendees: Ana Ruiz, X"
@@ -193,12 +196,17 @@ def name_context(text: str, start: int, end: int) -> str | None:
     return None
 
 
+def _introduced(text: str, start: int, end: int, before: str) -> bool:
+    """name_context's "intro": "my name is X", "I'm X", or "X here" opening the turn (``before``: the 60
+    characters before the span)."""
+    return bool(INTRO.search(before) or (HERE_AFTER.match(text[end:end + 30]) and text[:start].strip() == ""))
+
+
 def _may_be_relation_or_intro(text: str, start: int, end: int) -> bool:
-    """A cheap necessary condition for name_context's "relation" or "intro" (their own patterns; the
+    """A cheap necessary condition for name_context's "relation" or "intro" (their own tests; the
     kinds it tests first can only take their place)."""
     before = text[max(0, start - 60):start]
-    return bool(INTRO.search(before) or RELATION.search(before)
-                or (HERE_AFTER.match(text[end:end + 30]) and text[:start].strip() == ""))
+    return _introduced(text, start, end, before) or bool(RELATION.search(before))
 
 
 def record_field(text: str, start: int, end: int, phrases: bool = True) -> bool:
@@ -648,7 +656,6 @@ def list_names(text: str, found: list[NameSpan]) -> list[NameSpan]:
 
 LATIN = "a-zß-öø-ÿ\u0100-\u017f"  # Latin letters with their accents ("bjørn", "łukasz", "szabó")
 LOWER_WORD = rf"(?P<name>[{LATIN}][{LATIN}']{{2,}}(?:-[{LATIN}]{{2,}})?)(?![’'\w-])"
-_REL_WORDS = RELATION.pattern.split(r"(?:ex-?)?(?:", 1)[1].split(r")s?(?:,?\s+(?:is|was|called|named|are|were))?", 1)[0]
 # Cues people type in lower case before a name: a self-introduction, a greeting or thanks that
 # ends the sentence, a relation ("i'm lucia", "thanks, oleksandr", "my brother priya says hi").
 _CHAT_AFTER = "lol|lmao|haha|hehe|xd|btw|tbh|omg"  # chat words that close a clause as a full stop does ("im sandra lol")
@@ -659,7 +666,7 @@ LOWER_CUES = (
                             rf"|good\s+(?:morning|night|evening))\s*,?\s+{LOWER_WORD}"
                             rf"(?=(?:[ \t]+[{LATIN}][{LATIN}']{{2,}})?\s*(?:[,.!?;:)…]|$|\n))",
                             re.I)),
-    ("relation", re.compile(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{_REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
+    ("relation", re.compile(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{REL_WORDS}),?\s+{LOWER_WORD}", re.I)),
     # the subject of what only a person does, opening a sentence: "hamid just called", "wojtek broke his
     # arm" (a known first name or a word whose vectors sit with people's names; no product: "chatgpt said")
     ("subject", re.compile(rf"(?:^|[\n.!?]\s*|\b(?:so|and|but|ok|okay|lol|omg|ugh|anyway|yesterday|today),?\s+)"
@@ -669,10 +676,10 @@ LOWER_CUES = (
                            re.M)),
 )
 RELATION_NOUN = re.compile(rf"(?:(?:my|our|your|his|her|their)\s+)?(?:(?:best|old|close|dear|little|big)\s+)?(?:ex-?)?"
-                           rf"(?:{_REL_WORDS})\s+", re.I)
+                           rf"(?:{REL_WORDS})\s+", re.I)
 
 
-_RELATION_WORD = re.compile(rf"(?:ex-?)?(?:{_REL_WORDS})", re.I)
+_RELATION_WORD = re.compile(rf"(?:ex-?)?(?:{REL_WORDS})", re.I)
 
 
 def relation_word(word: str) -> bool:
