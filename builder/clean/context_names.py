@@ -292,10 +292,13 @@ def add_lower_case_names(turns: list[dict], texts: list[str], scans: list, trait
         # words; the dictionary's "li" and "wei", a unit and a dynasty, are no words of chat)
         named = {(s, e) for s, e, _ in unsure if _beside_word(text[s:e])}
         words = {(s, e) for s, e, _ in unsure if e - s > 3 and is_english_word(text[s:e].lower())}
+
+        def one_name(x: tuple[int, int], y: tuple[int, int]) -> bool:
+            return x in named and y in named and not (x in words and y in words)
+
         unsure = [(s, e, p) for s, e, p in unsure
                   if not beside(text, s, e, added) and not beside(text, s, e, [
-                      {"start": a, "end": b} for a, b, _ in unsure
-                      if not ((s, e) in named and (a, b) in named and not ((s, e) in words and (a, b) in words))])]
+                      {"start": a, "end": b} for a, b, _ in unsure if not one_name((s, e), (a, b))])]
         for start, end, p in read_as_people(text, unsure):
             start, end = whole_lower_case_name(text, start, end)  # over a span already found: merged later
             if not any(a["start"] < end and start < a["end"] for a in added):
