@@ -1,6 +1,7 @@
 """What the context models' training scripts share (classifiers/person_context, number_context,
 street_context, lower_case_name): their command line, the conversations they may never read, real
-chat (chitchat-dataset, Topical-Chat, WildChat's user turns), a value's places in a written probe,
+chat (chitchat-dataset, Topical-Chat, WildChat's user turns), the written probes' tuning halves and a
+value's places in one,
 the positives' weight and the hashed feature matrix."""
 
 from __future__ import annotations
@@ -44,6 +45,19 @@ def parse_args(description: str, *extra: tuple[tuple, dict]) -> argparse.Namespa
         sys.exit("pass --chitchat WHEEL (pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
     args.chitchat = Path(args.chitchat)
     return args
+
+
+def tuning_probes(name: str) -> list[dict]:
+    """The rows of bench/pii_written_probes/``name`` in its TUNING half (odd ids; the even ids, the check
+    half, are never returned), as written; none when the file is absent."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from pii_written_probes import half
+
+    path = ROOT / "bench" / "pii_written_probes" / name
+    if not path.is_file():
+        return []
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [row for row in rows if half(row["id"]) == "tune"]
 
 
 def find_all(text: str, value: str) -> list[tuple[int, int]]:

@@ -98,15 +98,11 @@ def probe_rows(counts: Counter) -> list[dict]:
     written by helpers who never saw this code, each name marked by its writer. Every candidate of a
     message as typed is a row: 1 inside a marked name, 0 elsewhere (the sets' public names, brands and
     name-like words to keep are 0s too). The check halves (even ids) are never read here."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from pii_written_probes import half
+    from classifiers.context_training import tuning_probes
 
     rows = []
     for name in PROBES:
-        for line in (ROOT / "bench" / "pii_written_probes" / name).read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if half(row["id"]) != "tune":
-                continue
+        for row in tuning_probes(name):
             text = row["text"]
             marked = [(m.start(), m.end()) for value in row.get("values", [])
                       for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text)]

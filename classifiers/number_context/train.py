@@ -31,14 +31,13 @@ Usage: python -m classifiers.number_context.train --chitchat WHEEL [--data ../sh
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from classifiers.context_training import find_all, parse_args, positive_weights
+from classifiers.context_training import find_all, parse_args, positive_weights, tuning_probes
 from classifiers.number_context import features
 from classifiers.number_context.model import FEATURES_VERSION, WEIGHTS
 
@@ -86,18 +85,9 @@ def _label(text: str, group: str, source: str, values: list[tuple[int, int, str 
 
 
 def written_probes() -> list[dict]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from pii_written_probes import half
-
     out = []
     for name in PROBES:
-        path = ROOT / "bench" / "pii_written_probes" / name
-        if not path.is_file():
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if half(row["id"]) != "tune":
-                continue
+        for row in tuning_probes(name):
             text = row["text"]
             values = [(s, e, NUMERIC.get(v["kind"])) for v in row.get("values", [])
                       for s, e in find_all(text, v["value"])]

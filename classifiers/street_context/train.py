@@ -29,13 +29,12 @@ Usage: python -m classifiers.street_context.train --chitchat WHEEL [--data ../sh
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
 
-from classifiers.context_training import find_all, parse_args, positive_weights
+from classifiers.context_training import find_all, parse_args, positive_weights, tuning_probes
 from classifiers.street_context import features
 from classifiers.street_context.model import FEATURES_VERSION, WEIGHTS, spans
 
@@ -91,18 +90,9 @@ def _message(text: str, group: str, source: str, pos: list[tuple[int, int]], ski
 
 
 def written_probes() -> list[dict]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from pii_written_probes import half
-
     out = []
     for name in WITH_STREETS + WITHOUT_STREETS:
-        path = ROOT / "bench" / "pii_written_probes" / name
-        if not path.is_file():
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if half(row["id"]) != "tune":
-                continue
+        for row in tuning_probes(name):
             text = row["text"]
             values = [v for v in row.get("values", []) if isinstance(v, dict)]  # names sets list plain strings
             pos = [x for v in values if v.get("kind") == "STREET" for x in find_all(text, v["value"])]
