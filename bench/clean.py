@@ -125,16 +125,10 @@ def load_wildchat(n: int, seed: int = 0) -> tuple[list[str], str]:
     """WildChat's messages (both roles) of at most one scan chunk (what the detector reads whole and
     bare nlp.pipe can read alike), shuffled: the corpus issue 25's throughput target names."""
     from builder.clean.config import CleanConfig
+    from classifiers.context_training import wildchat_user_turns
 
     limit = CleanConfig().chunk_chars
-    texts = []
-    for path in sorted((SHARED / "logs" / "wildchat").glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data = data[0] if isinstance(data, list) and data else data
-        for m in (data.get("messages") or []) if isinstance(data, dict) else []:
-            text = m.get("content") if isinstance(m, dict) else None
-            if isinstance(text, str) and text.strip() and len(text) <= limit:
-                texts.append(text)
+    texts = [text for _, _, text in wildchat_user_turns(SHARED, limit, roles=("user", "assistant")) if text.strip()]
     random.Random(seed).shuffle(texts)
     return texts[:n], f"wildchat ({len(texts)} messages of at most {limit} characters, shuffled with seed {seed})"
 

@@ -93,9 +93,9 @@ def real_chat_texts(data: Path, chitchat: Path) -> list[tuple[str, str, str]]:
     return texts + wildchat_user_turns(data, 4000)
 
 
-def wildchat_user_turns(data: Path, max_chars: int) -> list[tuple[str, str, str]]:
-    """``("wildchat", "wildchat:<file stem>", text)`` of every user turn of at most ``max_chars`` in
-    ``data``/logs/wildchat (an unreadable file is skipped)."""
+def wildchat_user_turns(data: Path, max_chars: int, roles: tuple[str, ...] = ("user",)) -> list[tuple[str, str, str]]:
+    """``("wildchat", "wildchat:<file stem>", text)`` of every user turn (or turn of ``roles``) of at most
+    ``max_chars`` in ``data``/logs/wildchat (an unreadable file is skipped)."""
     out = []
     for path in sorted((data / "logs" / "wildchat").glob("wildchat_*.json")):
         try:
@@ -104,7 +104,7 @@ def wildchat_user_turns(data: Path, max_chars: int) -> list[tuple[str, str, str]
             continue
         for c in conv if isinstance(conv, list) else [conv]:
             out += [("wildchat", f"wildchat:{path.stem}", m["content"]) for m in c.get("messages", [])
-                    if m.get("role") == "user" and isinstance(m.get("content"), str) and len(m["content"]) <= max_chars]
+                    if m.get("role") in roles and isinstance(m.get("content"), str) and len(m["content"]) <= max_chars]
     return out
 
 
