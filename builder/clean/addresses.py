@@ -21,10 +21,12 @@ lower-case message is read case-insensitively.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
+from builder.clean.alternation import by_first_letter, gate
 from builder.clean.numbers import AU_STATES
 from builder.clean.precision import INTERJECTIONS
 
@@ -32,7 +34,7 @@ L = r"[^\W\d_]"  # a letter in any script
 # Words no street name holds: a street's name stops before them ("241 rue des Lilas and my zip is ...")
 NOT_IN_NAME_WORDS = frozenset("""my your his her our their is are was were am be and or but so if please thanks thank it i
 we you he she they zip postcode phone email call number live lives living near next with for from""".split())
-NOT_IN_NAME = r"(?!(?:" + "|".join(sorted(NOT_IN_NAME_WORDS)) + r")\b)"
+NOT_IN_NAME = r"(?!(?:" + by_first_letter("|".join(sorted(NOT_IN_NAME_WORDS))) + r")\b)"  # (tried at every word: alternation.py)
 NOT_PLACE_WORDS = NOT_IN_NAME_WORDS | INTERJECTIONS  # no town in an address block ("Uhm, well ...")
 NAME_WORD = rf"(?:{NOT_IN_NAME}{L}[\w'’.\-]*|\d{{1,4}}(?:st|nd|rd|th)\b)"
 EN_TYPES = (
@@ -218,7 +220,13 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
     digits = _DIGIT.search(text) is not None
     if digits:
         has_unit = bool(_UNIT_ANY.search(text))
+        typed = _type_word_forms(text)
         gates = {"name_number": has_unit or bool(_CODE_ANY.search(text)) or bool(CUE_ANY.search(text)),
+                 "type_first": "type_first" in typed or bool(_TYPE_NOT_A_WORD.search(text)),
+                 "number_first": "number_first" in typed, "number_first_weak": "number_first_weak" in typed,
+                 "ordinal": bool(_ORDINAL_ANY.search(text)), "number_first_road": bool(_ROAD_ANY.search(text)),
+                 "grid": bool(_GRID_ANY.search(text)), "chome": bool(_CHOME_ANY.search(text)),
+                 "plot": bool(_PLOT_ANY.search(text)),
                  "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
                  "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
                  "block": bool(BLOCK_ANY.search(text)),
@@ -384,13 +392,44 @@ SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|u
 ONE_LINE_FORMS = ("grid", "number_first", "number_first_road", "number_first_weak", "lives_on", "type_first", "name_first",
                   "name_number", "corner", "ordinal", "chome")
 YEAR_AFTER_COMMA = re.compile(r",\s*(?:1[5-9]|20)\d\d\.?$")  # "(Qiu, 2015)": a citation
-LIVES_ON_ANY = re.compile(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"
-                          r"|(?:my|our)\s+(?:street|road|address)\b)", re.I)
+# (the gates' branches grouped under their first letter: alternation.py)
+LIVES_ON_ANY = gate(rf"\b(?:(?:{HOME_VERBS}|{HOME_NOUNS})\s+(?:on|at|to|in)|(?:{HERE})\s+(?:on|at)"
+                    r"|(?:my|our)\s+(?:street|road|address)\b)", re.I)
 _UNIT_ANY = re.compile(rf"\b{UNIT}", re.I)
 AU_STATE_LAST = re.compile(rf"(?<![^\s,])(?:{AU_STATES})$")  # "..., Sydney NSW" before its postcode
 BLOCK_ANY = re.compile(r"\b(?:blk|block)\.?[ \t]*\d", re.I)
 _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
-CUE_ANY = re.compile(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
+CUE_ANY = gate(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
+# Cheap necessary conditions of the forms below, each what the form's own pattern must hold
+# (tested exact against the patterns: tests/clean/test_clean_addresses.py):
+_ORDINAL_ANY = re.compile(r"\d(?:st|nd|rd|th)(?!\w)", re.I)  # "221 w 34th", "3100 nw 57th st"
+_ROAD_ANY = re.compile(r"-(?:ro|daero|gil)", re.I)  # "123 Teheran-ro"
+_GRID_ANY = re.compile(r"-[ \t]*\d\d")  # "Carrera 7 # 45-12"
+_CHOME_ANY = re.compile(r"\d-\d{1,2}-\d")  # "2-14-3 Nishi-Shinjuku"
+_PLOT_ANY = re.compile(r"sector|block|phase|lane", re.I)  # "Plot 87, Sector 5"
+# The type word of the number-first and type-first forms is a whole word: no letter stands on
+# either side of it (a space or the start before it; a space, a dot or the end after it). So
+# those forms are tried only in a text that writes one of their type words as a word, and each
+# word of a text is judged once: 250 type words tried at every character cost more than the
+# rest of the street finder.
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_TYPE_WORDS = {"type_first": re.compile(PREFIX_TYPES, re.I),
+               "number_first": re.compile(f"{EN_TYPES}|{USPS_TYPES}", re.I),
+               "number_first_weak": re.compile(WEAK_TYPES, re.I)}
+_TYPE_NOT_A_WORD = re.compile(r"c/|v\.le|p\.za", re.I)  # the prefix types that are no letter run
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _forms_of_word(word: str) -> frozenset[str]:
+    return frozenset(form for form, words in _TYPE_WORDS.items() if words.fullmatch(word))
+
+
+def _type_word_forms(text: str) -> set[str]:
+    """The forms whose type word ``text`` writes as a word."""
+    forms: set[str] = set()
+    for word in set(_LETTER_RUN.findall(text)):
+        forms |= _forms_of_word(word)
+    return forms
 
 
 # Public institutions and publishers: their addresses are printed everywhere. (A company, a

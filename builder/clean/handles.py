@@ -30,6 +30,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from builder.clean.alternation import gate
 from builder.traits.code import code_ranges
 
 # Platforms whose name is no common English word; "line", "signal", "switch", "league", "lol" and
@@ -199,7 +200,9 @@ CUES: tuple[Cue, ...] = (
         (("yeah the apartment wifi is still Waffle$Iron99", "Waffle$Iron99"), ("the wifi is slow today", ""))),
 )
 
-PREFILTER = re.compile(rf"@|\$[A-Za-z]|#\d{{4}}|wi-?fi|\bgo(?:es)?\s+by\b|maiden|first\s+pet|grew\s+up\s+on|{PASSWORD_WORD}|{PLATFORM}|{OWN_ACCOUNT}|u/\w", re.I)
+# (its branches grouped under their first letter: alternation.py; a gate asks only whether one matches)
+PREFILTER = gate(rf"@|\$[A-Za-z]|#\d{{4}}|wi-?fi|\bgo(?:es)?\s+by\b|maiden|first\s+pet|grew\s+up\s+on"
+                 rf"|{PASSWORD_WORD}|{PLATFORM}|{OWN_ACCOUNT}|u/\w", re.I)
 # The words one of the cues needs (a platform, an account or password word, the first word of a
 # phrase): most turns hold none, and a set lookup of a turn's words costs a tenth of PREFILTER.
 KEY_WORDS = frozenset("""

@@ -15,6 +15,7 @@ import functools
 import re
 from pathlib import Path
 
+from builder.clean.alternation import gate
 from builder.clean.languages import mostly_latin
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.traits.fiction import CHAT_LOG
@@ -37,9 +38,11 @@ GREETING = re.compile(r"(?:^|[\s,.!(])(?:hi|hello|hey|heya|hiya|dear|thanks|than
 # they greet someone only when the name closes the address ("Sorry, Anna!", "ok Tom,").
 WEAK_GREETING = re.compile(r"\b(?:ok|okay|sorry|morning|welcome)\W*$", re.I)
 CLOSES_ADDRESS = re.compile(r"^\s*(?:[,!.?;:)]|\n|$)")
-INTRO = re.compile(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi['’]m|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
-NAMED = re.compile(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
-                   r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
+# (the context patterns a name's context only asks "is there one" of: their branches grouped under
+# their first letter, alternation.py)
+INTRO = gate(r"(?:\bmy name is|\bmy name's|\bmy name|\bi am|\bi['’]m|\bthis is|\bcall me)\s*[,:]?\s*$", re.I)
+NAMED = gate(r"\b(?:friend|guy|girl|boy|man|woman|lady|person|kid|someone|colleague|neighbou?r|child|son|daughter"
+             r"|student|teacher|character)\s+(?:named|called)\s+$", re.I)
 # A record's field that holds people: minutes ("Attendees: ..."), forms ("Emergency contact: ..."),
 # mail headers ("Cc: ..."), reviews ("Review by ..."), deliveries ("ship it to ..."). The people a record
 # lists are real ones whatever else the dialogue asks (a story earlier, a worksheet); a name right after
@@ -74,8 +77,8 @@ FIELD = re.compile(r"(?:\bname\?|\b(?:first |last |full |user |customer |reviewe
 # FIELD's cheap necessary condition: what it matches ends, before its spaces, in one of these (its
 # patterns end in ":", "?", "-", "signed" or "attn", and a "," or ":" may follow them)
 FIELD_END = re.compile(r"(?:[:?,\-]|signed|attn\.?)\Z", re.I)
-HONORIFIC = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
-                       r"\.?\s+$", re.I)
+HONORIFIC = gate(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|madam|mme|mlle|herr|frau|señor|señora|sr|sra)"
+                 r"\.?\s+$", re.I)
 # How someone is related to the writer: one list, read by RELATION, the lower-case relation cue, RELATION_NOUN
 # and relation_word below.
 REL_WORDS = (r"wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
@@ -87,13 +90,13 @@ REL_WORDS = (r"wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
              r"|bf|gf|bff|bestie|hubby|wifey|bae|(?:brother|sister|mother|father|son|daughter)-in-law"
              r"|step-?(?:mom|mum|dad|mother|father|son|daughter|brother|sister)|mommy|daddy|granny|nana"
              r"|sibling|twin|godmother|godfather|godson|goddaughter|housemate|teammate|buddy|pal|mate")
-RELATION = re.compile(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{REL_WORDS})"
-                      r"s?(?:,?\s+(?:is|was|called|named|are|were))?,?\s+$", re.I)  # plurals: "my twin brothers, Mateo and Santiago"
+RELATION = gate(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{REL_WORDS})"
+                r"s?(?:,?\s+(?:is|was|called|named|are|were))?,?\s+$", re.I)  # plurals: "my twin brothers, Mateo and Santiago"
 HERE_AFTER = re.compile(r"^\s+here\b", re.I)
 # Words around a name that only a person fits: speech ("says X", "X said"), kinship and
 # possession ("X's daughter"), what one does to a person ("tell X", "follow up with X"), a
 # name introduced as such ("maiden name is X"), credits ("directed by X").
-PERSON_VERB_BEFORE = re.compile(
+PERSON_VERB_BEFORE = gate(
     r"(?:\b(?:says|said|asked|replied|answered|shouted(?:\s+at)?|whispered|yelled(?:\s+at)?|told|tell|ask|thank"
     r"|thanked|meet|met|marry|married|dating|kissed|hugged|invited|introduced|follow\s+up\s+with|speak\s+to"
     r"|speak\s+with|talk\s+to|talked\s+to|said\s+to|(?:is|was)\s+under|name\s+is|maiden\s+name\s+is|calls\s+me"
@@ -101,12 +104,12 @@ PERSON_VERB_BEFORE = re.compile(
     r"|apologi[sz]e|apologi[sz]ed)\s+to|texted|text|emailed|messaged|broke\s+up\s+with|divorced|divorcing)"
     r"\s+$)", re.I)  # not after "the": "a fan of the NFL" is a league
 # Credits of a work: a person for sure, and a public one (a work's director, author, singer).
-CREDIT_BEFORE = re.compile(r"\b(?:directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by"
-                           r"|sung\s+by|composed\s+by|painted\s+by|narrated\s+by|illustrated\s+by|by\s+the\s+author"
-                           r"|producer|singer|songwriter|author|composer|painter|novelist|fan\s+of|music\s+of|songs\s+of"
-                           r"|books\s+of|films\s+of|movies\s+of|works\s+of|(?:in\s+the\s+)?style\s+of|in\s+the\s+manner\s+of|à\s+la"
-                           r"|(?:books?|novels?|songs?|albums?|films?|movies?|poems?|paintings?|music|works?|plays?|series"
-                           r"|podcasts?|lectures?|talks?)\s+by)\s+$", re.I)
+CREDIT_BEFORE = gate(r"\b(?:directed\s+by|written\s+by|starring|featuring|produced\s+by|performed\s+by"
+                     r"|sung\s+by|composed\s+by|painted\s+by|narrated\s+by|illustrated\s+by|by\s+the\s+author"
+                     r"|producer|singer|songwriter|author|composer|painter|novelist|fan\s+of|music\s+of|songs\s+of"
+                     r"|books\s+of|films\s+of|movies\s+of|works\s+of|(?:in\s+the\s+)?style\s+of|in\s+the\s+manner\s+of|à\s+la"
+                     r"|(?:books?|novels?|songs?|albums?|films?|movies?|poems?|paintings?|music|works?|plays?|series"
+                     r"|podcasts?|lectures?|talks?)\s+by)\s+$", re.I)
 # ... or the works after the name: "which Brandon Sanderson books?", "Taylor Swift's new album"
 CREDIT_AFTER = re.compile(r"^(?:['’]s)?\s+(?:(?:new|latest|first|last|early|old|best-selling|bestselling|greatest|famous"
                           r"|debut|final)\s+)?(?:books|novels|songs|albums?|films"

@@ -18,6 +18,8 @@ from __future__ import annotations
 import functools
 import re
 
+from builder.clean.alternation import gate
+
 TLD = (r"(?:com|net|org|edu|gov|io|co|me|info|biz|us|uk|ca|au|de|fr|es|it|nl|pl|br|in|ru|jp|mx|ch|se|no|dk|fi|be"
        r"|at|ie|nz|za|pt|cz|tr|gr|ro|hu|ar|cl|kr|tw|sg|hk|ph|vn|id|my|th)")
 DOT = r"(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|\s+dot\s+|\.)"
@@ -36,8 +38,9 @@ DIGIT_RUN = re.compile(rf"(?<![\w-])(?:{_DIGIT_WORD}|\d{{1,4}})(?:[\s,.\-]{{1,3}
                        re.I)
 PHONE_CUE = re.compile(r"\b(?:call|text|phone|number|num|cell|mobile|whats\s?app|reach\s+me|hmu|ring|digits|#)\b[^.!?\n]{0,30}$",
                        re.I)
-HINT = re.compile(rf"[\[({{<]\s*(?:at|dot)\s*[\])}}>]|\sdot\s|\b(?:{_DIGIT_WORD})\s*[\s,.\-]\s*(?:{_DIGIT_WORD})\b"
-                  r"|\bat\s+(?:g-?mail|yahoo|hotmail|outlook|icloud|aol|proton)", re.I)
+# (its branches grouped under their first letter: alternation.py)
+HINT = gate(rf"[\[({{<]\s*(?:at|dot)\s*[\])}}>]|\sdot\s|\b(?:{_DIGIT_WORD})\s*[\s,.\-]\s*(?:{_DIGIT_WORD})\b"
+            r"|\bat\s+(?:g-?mail|yahoo|hotmail|outlook|icloud|aol|proton)", re.I)
 
 
 @functools.lru_cache(maxsize=256)  # asked for the e-mail and the phone gate, then by find_spelled

@@ -311,3 +311,41 @@ def test_addresses_dated_before_1920_are_history(text, found):
 ])
 def test_a_flat_as_spanish_italian_portuguese_or_german_write_it_ends_the_street(text, street):
     assert max((text[s:e] for s, e, *_ in find_streets(text)), key=len) == street
+
+
+# The street forms' cheap gates (session 49) skip a form only where it cannot match: with every gate
+# held open, the finder finds the same streets.
+STREETS_EVERY_FORM = [
+    "I live at 42 Willow Lane, Springfield", "send it to 1432 Gemsbok St. please", "44 Rue Abderrahmen Ziad, Tunis",
+    "Via Capo le Case 143, Roma", "ul. Zuchów 65, Kraków", "Puruntie 82, Helsinki", "Simavikveien 231", "Király u. 23.",
+    "Gralla 30 Suite 617", "PSC 4926, Box 7979 APO AA 63682", "P.O. Box 108", "Carrera 7 # 45-12, Bogotá",
+    "123 Teheran-ro, Seoul", "45 Sejong-daero 12-gil", "meet at 221 w 34th", "3100 nw 57th st", "2-14-3 Nishi-Shinjuku",
+    "Plot 87, Sector 5, Noida", "House No. 12, Block C", "Blk 131 Tampines St 25 #07-30", "10 National Parks",
+    "I live at 7 Griffith End", "c/ Mayor 5, Madrid", "v.le Monza 12", "p.za Duomo 3", "ſtr. Lipscani 5", "Rua Augusta n° 100",
+    "we live on Elm Street", "the corner of 5th and Main Street 10001", "Flat 9, 307 Cranbrook Road", "USS Dam FPO AE 94560",
+    "12 RUE DES LILAS 75002 PARIS", "1749 80TH STREET", "Hauptstraße Nr. 12", "Windows 10 and Ubuntu 22", "Day 3 Central Park",
+]
+
+
+class _Open:
+    def search(self, text):
+        return True
+
+
+@pytest.mark.parametrize("text", STREETS_EVERY_FORM)
+def test_the_street_forms_gates_never_hide_a_street(text, monkeypatch):
+    from builder.clean import addresses
+
+    gated = find_streets(text)
+    for gate in ("_ORDINAL_ANY", "_ROAD_ANY", "_GRID_ANY", "_CHOME_ANY", "_PLOT_ANY", "_TYPE_NOT_A_WORD"):
+        monkeypatch.setattr(addresses, gate, _Open())
+    monkeypatch.setattr(addresses, "_type_word_forms", lambda _text: set(addresses._TYPE_WORDS))
+    assert find_streets(text) == gated
+
+
+def test_the_type_word_gate_reads_whole_words():
+    from builder.clean.addresses import _type_word_forms
+
+    assert "type_first" in _type_word_forms("44 Rue Abderrahmen Ziad") and "type_first" in _type_word_forms("ſtr. 5")
+    assert "number_first" in _type_word_forms("42 Willow LANE") and "number_first_weak" in _type_word_forms("10 Parks")
+    assert _type_word_forms("Windows 10 and Ubuntu 22") == set()

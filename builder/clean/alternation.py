@@ -1,0 +1,113 @@
+"""Big alternations Python's regex engine reads fast: the branches grouped under their first letter.
+
+The engine tries every branch of an alternation at every position of a text, so 100 words cost
+100 tries per character. Grouped under their first letter ("i(?:g|nsta(?:gram)?|gn)|s(?:nap...)"),
+a position costs one try per group. Whether a match exists anywhere is unchanged: the same
+branches are tried at the same positions. Which branch wins at a position may change, so only
+a gate that asks "is there one" (``search(...) is not None``) uses it.
+"""
+
+from __future__ import annotations
+
+import re
+
+QUANTIFIERS = ("?", "*", "+", "{")
+
+
+def _closing(pattern: str, start: int) -> int:
+    """The index of the ``)`` closing the group opened at ``pattern[start]``."""
+    depth, i, in_class = 0, start, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1:i + 2] == "]" or pattern[i + 1:i + 3] == "^]":  # "[]...]" holds a "]"
+                i += 2 if pattern[i + 1] == "]" else 3
+                continue
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise ValueError(f"unbalanced group in {pattern!r}")
+
+
+def _top_level(pattern: str) -> list[str]:
+    """``pattern`` split at its top-level ``|``."""
+    out, depth, i, start, in_class = [], 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1:i + 2] == "]" or pattern[i + 1:i + 3] == "^]":
+                i += 2 if pattern[i + 1] == "]" else 3
+                continue
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    return out + [pattern[start:]]
+
+
+def branches(pattern: str) -> list[str]:
+    """The branches of ``pattern``'s top-level alternation, a leading non-capturing group spread
+    over what follows it: ``(?:gate|door)\\s+code`` is ``gate\\s+code`` and ``door\\s+code``.
+    A capturing group would be copied with its number: such a pattern is refused."""
+    if re.compile(pattern).groups:
+        raise ValueError(f"a gate holds no capturing group: {pattern[:80]!r}")
+    out = []
+    for branch in _top_level(pattern):
+        if branch.startswith("(?:"):
+            end = _closing(branch, 0)
+            tail = branch[end + 1:]
+            if not tail.startswith(QUANTIFIERS):
+                out += branches("|".join(inner + tail for inner in _top_level(branch[3:end])))
+                continue
+        out.append(branch)
+    return out
+
+
+def by_first_letter(pattern: str) -> str:
+    """``pattern`` with its branches grouped under their first letter (exactly that character:
+    under IGNORECASE a letter and its capital are grouped apart, and each matches what it did);
+    the branches that start at a word boundary (``\\b``) are grouped alike behind one."""
+    groups: dict[str, list[str]] = {}
+    at_boundary, rest = [], []
+    for branch in branches(pattern):
+        if branch.startswith("\\b") and branch[2:3] not in QUANTIFIERS:
+            at_boundary.append(branch[2:])
+        elif branch[:1].isalpha() and not branch[1:2].startswith(QUANTIFIERS):
+            groups.setdefault(branch[0], []).append(branch[1:])
+        else:
+            rest.append(branch)
+    grouped = [first + (tails[0] if len(tails) == 1 else f"(?:{'|'.join(tails)})") for first, tails in groups.items()]
+    if at_boundary:
+        grouped.append(f"\\b(?:{by_first_letter('|'.join(at_boundary))})")
+    return "|".join(grouped + rest)
+
+
+GATES: list[tuple[str, int, re.Pattern]] = []  # every gate built below: (source, flags, compiled), for the exactness test
+
+
+def gate(source: str, flags: int = 0) -> re.Pattern:
+    """``source`` compiled with its branches grouped under their first letter, for ``search(...) is
+    None`` tests only (tests/clean/test_clean_alternation.py checks each against its source)."""
+    compiled = re.compile(by_first_letter(source), flags)
+    GATES.append((source, flags, compiled))
+    return compiled
