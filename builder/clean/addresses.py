@@ -95,7 +95,8 @@ NAME_FIRST_ENDINGS = (
 # Short type words that must stand alone ("Király u. 23", "Andrássy út 12", "Gül sk. 5"):
 # as word endings they would make "Ubuntu 22" and "Writing task 2" streets.
 NAME_FIRST_WORDS = r"u\.|út|sk\.|cad\.|nám\."
-UNIT = r"(?:apt|apartment|suite|ste|unit|flat|room|rm|#)\.?[ \t]*#?[ \t]*\d{1,5}[a-z]?\b"
+UNIT_WORDS = r"apt|apartment|suite|ste|unit|flat|room|rm"
+UNIT = rf"(?:{UNIT_WORDS}|#)\.?[ \t]*#?[ \t]*\d{{1,5}}[a-z]?\b"
 # Alone, without a street: only the words that mean a home ("Apt 4B"), never "Unit 4" of a
 # textbook or "Room 12" of a school.
 LONE_UNIT = re.compile(r"(?:apt|apartment|suite|ste)\b", re.I)
@@ -133,6 +134,7 @@ CUE = re.compile(r"\b(?:address|live[sd]?|living|located|ship(?:ped|ping)?\s+to|
 # With "on" any home does ("the house on Elm Street"); with "at", "to" or "in" only the user's or
 # their people's ("we moved to", "my mum lives in"): a story's "dropped off home at Chamomile
 # Valley" is no one's address.
+PLOT_PARTS = "sector|block|phase|lane"  # "Plot 87, Sector 5"
 HOME_VERBS = r"live|lives|lived|living|grew\s+up|moved|moving|move|relocated|staying|stay|stays|reside|resides|residing"
 HOME_NOUNS = r"house|home|flat|apartment|condo"
 FIRST_PERSON = r"i|we|i've|we've|i'd|we'd|my\s+\w+|our\s+\w+"
@@ -163,7 +165,7 @@ STREET_FORMS = (
                  r"|(?:(?:USS|USNS|USNV|USCGC|USCG)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?,?\s*\n?\s*)?"
                  r"\b[AFD]PO\s+A[AEP]\s+\d{5}", 0.7),
     # South Asian plots and sectors ("Plot 87, Sector 5", "House No. 12, Block C")
-    ("plot", r"\b(?:plot|house|h)\.?\s*(?:no\.?|#)?\s*\d{1,5}[a-z]?,?\s+(?:sector|block|phase|lane)\s*(?:no\.?)?\s*\w{1,4}\b",
+    ("plot", rf"\b(?:plot|house|h)\.?\s*(?:no\.?|#)?\s*\d{{1,5}}[a-z]?,?\s+(?:{PLOT_PARTS})\s*(?:no\.?)?\s*\w{{1,4}}\b",
      0.6),
     ("po_box", rf"(?:{LEAD})?\bP\.?\s?O\.?\s+Box\s+\d{{1,6}}", 0.6),
     # Singapore's public housing: "Blk 131 Tampines St 25 #07-30" (block, street and its number, floor-unit)
@@ -219,19 +221,18 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
     found = []
     digits = _DIGIT.search(text) is not None
     if digits:
-        has_unit = bool(_UNIT_ANY.search(text))
-        typed = _type_word_forms(text)
+        words = _word_classes(text)
+        has_unit = ("unit" in words or "#" in text) and bool(_UNIT_ANY.search(text))
         gates = {"name_number": has_unit or bool(_CODE_ANY.search(text)) or bool(CUE_ANY.search(text)),
-                 "type_first": "type_first" in typed or bool(_TYPE_NOT_A_WORD.search(text)),
-                 "number_first": "number_first" in typed, "number_first_weak": "number_first_weak" in typed,
+                 "type_first": "type_first" in words or "type_first_letter" in words and bool(_TYPE_NOT_A_WORD.search(text)),
+                 "number_first": "number_first" in words, "number_first_weak": "number_first_weak" in words,
                  "ordinal": bool(_ORDINAL_ANY.search(text)), "number_first_road": bool(_ROAD_ANY.search(text)),
-                 "grid": bool(_GRID_ANY.search(text)), "chome": bool(_CHOME_ANY.search(text)),
-                 "plot": bool(_PLOT_ANY.search(text)),
+                 "grid": bool(_GRID_ANY.search(text)), "chome": bool(_CHOME_ANY.search(text)), "plot": "plot" in words,
                  "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
                  "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
                  "block": bool(BLOCK_ANY.search(text)),
-                 "name_first": _ending_any(text),
-                 "military": bool(re.search(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", text, re.I)),
+                 "name_first": _ending_any(text, words),
+                 "military": "military" in words and bool(_MILITARY_ANY.search(text)),
                  "lives_on": bool(LIVES_ON_ANY.search(text))}
     else:  # only a home named without its number can stand in a text without digits
         gates = {"lives_on": bool(LIVES_ON_ANY.search(text))}
@@ -379,12 +380,12 @@ def _foreign_type(value: str) -> bool:
 ALSO_ENGLISH_TYPES = frozenset({"rue"})
 
 
-def _ending_any(text: str) -> bool:
+def _ending_any(text: str, words: set[str]) -> bool:
     """A word ending like a street's type right before a number ("Schillerstraße 12"): the gate of
     the name_first form, a word at a time (an alternation of 80 endings tried at every character
-    cost more than the rest of the street finder)."""
-    return any(m.group(1).lower().endswith(_ENDINGS) for m in _WORD_BEFORE_NUMBER.finditer(text)) or bool(
-        _SHORT_TYPE_BEFORE_NUMBER.search(text))
+    cost more than the rest of the street finder). ``words``: the text's word classes."""
+    return ("name_first" in words and any(m.group(1).lower().endswith(_ENDINGS) for m in _WORD_BEFORE_NUMBER.finditer(text))
+            or "name_first_short" in words and bool(_SHORT_TYPE_BEFORE_NUMBER.search(text)))
 # Type words of other languages that are English words or common abbreviations: "via" a
 # route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
 SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b",
@@ -401,35 +402,43 @@ BLOCK_ANY = re.compile(r"\b(?:blk|block)\.?[ \t]*\d", re.I)
 _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = gate(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
 # Cheap necessary conditions of the forms below, each what the form's own pattern must hold
-# (tested exact against the patterns: tests/clean/test_clean_addresses.py):
+# (tested against the finder with every gate open: tests/clean/test_clean_recognizers.py):
 _ORDINAL_ANY = re.compile(r"\d(?:st|nd|rd|th)(?!\w)", re.I)  # "221 w 34th", "3100 nw 57th st"
 _ROAD_ANY = re.compile(r"-(?:ro|daero|gil)", re.I)  # "123 Teheran-ro"
 _GRID_ANY = re.compile(r"-[ \t]*\d\d")  # "Carrera 7 # 45-12"
 _CHOME_ANY = re.compile(r"\d-\d{1,2}-\d")  # "2-14-3 Nishi-Shinjuku"
-_PLOT_ANY = re.compile(r"sector|block|phase|lane", re.I)  # "Plot 87, Sector 5"
-# The type word of the number-first and type-first forms is a whole word: no letter stands on
-# either side of it (a space or the start before it; a space, a dot or the end after it). So
-# those forms are tried only in a text that writes one of their type words as a word, and each
-# word of a text is judged once: 250 type words tried at every character cost more than the
-# rest of the street finder.
+_MILITARY_ANY = re.compile(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", re.I)
+_TYPE_NOT_A_WORD = re.compile(r"c/|v\.le|p\.za", re.I)  # the prefix types that are no word of letters alone
+# ... and the words they need. A form's type word (or unit, or plot word) stands whole in the text:
+# no letter on either side of it (a space, a mark or the start before it; a space, a dot, a digit
+# or the end after it), so it is one of the text's letter runs, and each run is judged once: 250
+# type words tried at every character cost more than the rest of the street finder. The plot's
+# word starts a run ("Sector 5", "sectorA").
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
-_TYPE_WORDS = {"type_first": re.compile(PREFIX_TYPES, re.I),
-               "number_first": re.compile(f"{EN_TYPES}|{USPS_TYPES}", re.I),
-               "number_first_weak": re.compile(WEAK_TYPES, re.I)}
-_TYPE_NOT_A_WORD = re.compile(r"c/|v\.le|p\.za", re.I)  # the prefix types that are no letter run
+_WORD_CLASSES = {
+    "type_first": re.compile(PREFIX_TYPES, re.I).fullmatch,
+    "type_first_letter": re.compile(r"[cvp]", re.I).fullmatch,  # "c/", "v.le", "p.za": _TYPE_NOT_A_WORD
+    "number_first": re.compile(f"{EN_TYPES}|{USPS_TYPES}", re.I).fullmatch,
+    "number_first_weak": re.compile(WEAK_TYPES, re.I).fullmatch,
+    "plot": re.compile(PLOT_PARTS, re.I).match,
+    "military": re.compile(r"psc|cmr|unit|[afd]po", re.I).fullmatch,
+    "unit": re.compile(UNIT_WORDS, re.I).fullmatch,  # (the unit's "#" is asked of the text itself)
+    "name_first": lambda word: word.lower().endswith(_ENDINGS),
+    "name_first_short": re.compile(NAME_FIRST_WORDS.replace(r"\.", ""), re.I).fullmatch,  # "u.", "út", "sk."
+}
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _forms_of_word(word: str) -> frozenset[str]:
-    return frozenset(form for form, words in _TYPE_WORDS.items() if words.fullmatch(word))
+def _classes_of_word(word: str) -> frozenset[str]:
+    return frozenset(name for name, test in _WORD_CLASSES.items() if test(word))
 
 
-def _type_word_forms(text: str) -> set[str]:
-    """The forms whose type word ``text`` writes as a word."""
-    forms: set[str] = set()
+def _word_classes(text: str) -> set[str]:
+    """The classes of the words ``text`` writes."""
+    classes: set[str] = set()
     for word in set(_LETTER_RUN.findall(text)):
-        forms |= _forms_of_word(word)
-    return forms
+        classes |= _classes_of_word(word)
+    return classes
 
 
 # Public institutions and publishers: their addresses are printed everywhere. (A company, a

@@ -10,6 +10,7 @@ a gate that asks "is there one" (``search(...) is not None``) uses it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 QUANTIFIERS = ("?", "*", "+", "{")
 
@@ -111,3 +112,27 @@ def gate(source: str, flags: int = 0) -> re.Pattern:
     compiled = re.compile(by_first_letter(source), flags)
     GATES.append((source, flags, compiled))
     return compiled
+
+
+NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+def gate_of(pattern: re.Pattern) -> re.Pattern:
+    """A gate for ``pattern``: the same pattern, its named groups not capturing, its branches grouped.
+    It finds a match exactly where ``pattern`` does (which one may differ), at a fraction of the cost."""
+    return gate(NAMED_GROUP.sub("(?:", pattern.pattern), pattern.flags)
+
+
+class Gated:
+    """A pattern whose ``finditer`` first asks its gate (gate_of) whether it matches at all: most turns
+    hold none of an identity document's, a birth date's or a greeting's cue words, and the gate reads
+    a turn in a fraction of the time."""
+
+    def __init__(self, pattern: re.Pattern):
+        self.pattern, self.any = pattern, gate_of(pattern)
+
+    def finditer(self, text: str) -> Iterator[re.Match]:
+        return self.pattern.finditer(text) if self.any.search(text) else iter(())
+
+    def search(self, text: str) -> re.Match | None:
+        return self.pattern.search(text) if self.any.search(text) else None

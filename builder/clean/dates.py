@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from builder.clean.alternation import Gated
+
 MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 ORDINAL_WORD = (r"(?:(?:twenty|thirty)[\s-]?)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
@@ -26,8 +28,8 @@ CUE = (r"(?:\b(?:born(?:\s+on)?|b\.|dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*dat
        r"|fecha\s+de\s+nacimiento|data\s+di\s+nascita|nat[oa]\s+il|data\s+de\s+nascimento|nascid[oa]\s+em"
        r"|data\s+urodzenia|urodzon[ya]|дата\s+рождения|родил(?:ся|ась))|出生日期|出生于|生日是?|生年月日)")
 # "dob: 3/12/1990", "my dob is listed as ...", "born on the 5th of May 1990", "birthday of 4 May 1990"
-BIRTH_DATE = re.compile(rf"{CUE}\s*[:=：]?\s*(?:(?:is|was)\s+)?(?:(?:listed|written|down|recorded|given|put)\s+)?"
-                        rf"(?:(?:on|as|of)\s+)?(?:the\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I)
+BIRTH_DATE = Gated(re.compile(rf"{CUE}\s*[:=：]?\s*(?:(?:is|was)\s+)?(?:(?:listed|written|down|recorded|given|put)\s+)?"
+                              rf"(?:(?:on|as|of)\s+)?(?:the\s+)?(?P<date>{DATE})(?![\w/.-]\d)", re.I))
 
 
 # ... unless the birth is the speaker's own or a relative's: "I was born", "my dob", "my grandma was

@@ -228,7 +228,7 @@ def may_hold(text: str) -> bool:
 PLACEHOLDER = re.compile(r"^(?:[*x•.#_\-]+|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\$\w+|your[_\-]?\w*|my[_\-]?\w*|\w*password\w*"
                          r"|example\w*|placeholder|secret|changeme|redacted|hidden|xxx+|none|null|empty|blank)$", re.I)
 TRAILING = ".,;:!?)]}\"'”’…-"
-OWNED_TURN_RE = re.compile(OWNED_TURN, re.I)
+OWNED_TURN_RE = gate(OWNED_TURN, re.I)  # asked only whether there is one (alternation.py)
 
 
 def _a_word_about_it(token: str) -> bool:

@@ -15,7 +15,7 @@ import functools
 import re
 from pathlib import Path
 
-from builder.clean.alternation import gate
+from builder.clean.alternation import Gated, gate
 from builder.clean.languages import mostly_latin
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.traits.fiction import CHAT_LOG
@@ -153,13 +153,13 @@ LOWER_INTRO = re.compile(r"\bmy name(?:'s| is)?\s+(?P<name>[a-z][a-z'\-]{2,}(?:\
                          r"|\s+(?:and|i|from|here)\b))", re.I)
 OTHER_INTRO_PHRASES = ("меня зовут", "je m'appelle", "je m’appelle", "me llamo", "mi nombre es", "ich heiße", "ich heisse",
                        "mi chiamo", "meu nome é", "eu me chamo", "nazywam się", "mijn naam is", "jag heter", "nimeni on")
-OTHER_INTRO = re.compile(rf"(?:{'|'.join(OTHER_INTRO_PHRASES)})\s+"
-                         rf"(?P<name>{CAP_NAME}|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)"
-                         r"|(?:我叫|我的名字是|我是)(?P<han>[\u4e00-\u9fff]{2,3})(?=[，。,.!！\s]|$)"
-                         r"|(?:私の名前は|私は|わたしは|僕は|俺は)(?P<ja>[\u4e00-\u9fff]{2,4}|[\u30a0-\u30ff]{2,8})"
-                         r"(?=です|と申します|といいます|だ)"
-                         r"|(?:제\s?이름은|내\s?이름은|저는)\s?(?P<ko>[가-힣]{2,4}?)(?=입니다|이에요|예요|이야|야\b)"
-                         r"|\b(?:my name is|i am|i'm|call me|this is)\s+(?P<cyr>[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)", re.I)
+OTHER_INTRO = Gated(re.compile(rf"(?:{'|'.join(OTHER_INTRO_PHRASES)})\s+"
+                               rf"(?P<name>{CAP_NAME}|[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)"
+                               r"|(?:我叫|我的名字是|我是)(?P<han>[\u4e00-\u9fff]{2,3})(?=[，。,.!！\s]|$)"
+                               r"|(?:私の名前は|私は|わたしは|僕は|俺は)(?P<ja>[\u4e00-\u9fff]{2,4}|[\u30a0-\u30ff]{2,8})"
+                               r"(?=です|と申します|といいます|だ)"
+                               r"|(?:제\s?이름은|내\s?이름은|저는)\s?(?P<ko>[가-힣]{2,4}?)(?=입니다|이에요|예요|이야|야\b)"
+                               r"|\b(?:my name is|i am|i'm|call me|this is)\s+(?P<cyr>[А-ЯЁ][а-яё]+(?:\s+[А-ЯЁ][а-яё]+)?)", re.I))
 LIST = re.compile(rf"{CAP_NAME}(?:\s*,\s*{CAP_NAME})*\s*,?\s+(?:and|&|or|und|et|y|e)\s+{CAP_NAME}")
 NER_LABELS_IN_CONTEXT = ("ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "PERSON")
 COMMON_ENDINGS = re.compile(r"(?:ing|ed|ous|ful|ible|able|ive|ant|ent|ly|ness|ment|tion)$")
@@ -764,14 +764,15 @@ def _title_follows(text: str, at: int) -> bool:
 # says "a person's name" in any chat, whoever types it; the word must still look like a name.
 VOC_NAME = rf"(?P<name>[{UPPER}{LOWER}][{LOWER}'’-]{{1,}}|[A-Z]{{4,6}})"
 VOC_END = r"(?=[ \t]*(?:[.!?,;:)…]|$|\n))"
-VOCATIVE_SLOTS = (
-    re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*(?:so|and|well|ok|okay|oh),?[ \t]+{VOC_NAME}[ \t]*,[ \t]*\w", re.I | re.M),
+VOCATIVE_SLOTS: tuple[re.Pattern | Gated, ...] = (  # (the slots with cue words are tried only where their gate finds one: alternation.py)
+    Gated(re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*(?:so|and|well|ok|okay|oh),?[ \t]+{VOC_NAME}[ \t]*,[ \t]*\w",
+                     re.I | re.M)),
     re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*,[ \t]*\w", re.M),  # (a known name only)
     re.compile(rf",[ \t]*{VOC_NAME}(?=[ \t]*(?:[.!?…]|$|\n))"),  # at the sentence's end: ", numbers," is a list
-    re.compile(rf"\b(?:hi|hey|hello|heya|hiya|yo|sup|wussup|wassup|whassup|howdy|thanks|thank\s+you|thx|bye|goodbye"
-               rf"|good\s+(?:morning|afternoon|evening|night)|congrats|welcome(?:\s+back)?)(?:[ \t]+(?:again|there|back))?"
-               rf"[ \t]*,?[ \t]+{VOC_NAME}(?![\w'’-])", re.I),
-    re.compile(rf"\b(?:about|and|thank|to|for|with)\s+you,?[ \t]+{VOC_NAME}{VOC_END}", re.I),
+    Gated(re.compile(rf"\b(?:hi|hey|hello|heya|hiya|yo|sup|wussup|wassup|whassup|howdy|thanks|thank\s+you|thx|bye|goodbye"
+                     rf"|good\s+(?:morning|afternoon|evening|night)|congrats|welcome(?:\s+back)?)(?:[ \t]+(?:again|there|back))?"
+                     rf"[ \t]*,?[ \t]+{VOC_NAME}(?![\w'’-])", re.I)),
+    Gated(re.compile(rf"\b(?:about|and|thank|to|for|with)\s+you,?[ \t]+{VOC_NAME}{VOC_END}", re.I)),
     re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*!+[ \t]*\w", re.M),  # "Scott!!! long time" (a census name only)
 )
 INTERJECTIONS = frozenset("jesus god gosh lord christ man dude bro sis oh wow dang darn geez jeez yay yes no yeah yep nope "

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from builder.clean.alternation import Gated, gate
+
 # -- cards ---------------------------------------------------------------------------
 # 12-19 digits in groups of 1-6, one separator throughout or none: as typed or pasted, one or two
 # spaces or a tab, or a dash (a hyphen, or the en or em dash a word processor makes of it), a space
@@ -254,6 +256,7 @@ ZIP_CUED = re.compile(rf"(?:{ZIP_CUE_WORDS})"
 # 60647", "postal code in buenos aires, its C1425": a code shape with four digits or more (not a
 # year, not a count) or letters and digits, up to ``CUE_REACH`` characters after the cue word.
 ZIP_CUE = re.compile(rf"(?i:{ZIP_CUE_WORDS})")
+ZIP_CUE_ANY = gate(ZIP_CUE_WORDS, re.I)  # (asked whether there is one: alternation.py)
 CUE_REACH = 60
 CLAUSE_END = re.compile(r"[.!?;\n](?!\d)")
 WINDOW_CODE = re.compile(rf"(?<![\w.,/-])(?P<code>{POSTAL_SHAPE}|[A-Z]\d{{4}}[A-Z]{{0,3}})(?![\w-]|[.,]\d)")
@@ -317,17 +320,17 @@ fish deer feet teeth mice geese km kg mi ft lb lbs""".split())
 # _counted knows a plural by its -s, a lookahead needs them named.
 HOME_COUNTS = COUNT_NOUNS | frozenset("""miles meters m dollars euros pounds years steps points debt times users recipients
 customers items copies""".split())
-HOME_CODE = re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
-                       rf"(?![\w-]|[.,]\d|\s+(?:{'|'.join(sorted(HOME_COUNTS))})\b)"
-                       r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}"
-                       r"|(?-i:(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?[A-Z]{2}"
-                       r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4}))"
-                       r"\s+(?:area|neighbou?rhood|zip|district|postcode)\b"
-                       r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)"
-                       # ... and, where a home verb says it, the shorter shapes: "im in the 5950 area", "the 221 59
-                       # area", "the 724** area" (a four-digit one never a year)
-                       r"|" + HOME_VERBS + r"the\s+(?P<home_area>(?!(?:1[5-9]|20)\d\d\b)[1-9]\d{3}|\d{3} \d{2}|\d{3}(?:xx|XX|\*\*))"
-                       r"\s+(?:area|neighbou?rhood|district)\b", re.I)
+HOME_CODE = Gated(re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
+                             rf"(?![\w-]|[.,]\d|\s+(?:{'|'.join(sorted(HOME_COUNTS))})\b)"
+                             r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}"
+                             r"|(?-i:(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?[A-Z]{2}"
+                             r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4}))"
+                             r"\s+(?:area|neighbou?rhood|zip|district|postcode)\b"
+                             r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)"
+                             # ... and, where a home verb says it, the shorter shapes: "im in the 5950 area", "the 221 59
+                             # area", "the 724** area" (a four-digit one never a year)
+                             r"|" + HOME_VERBS + r"the\s+(?P<home_area>(?!(?:1[5-9]|20)\d\d\b)[1-9]\d{3}|\d{3} \d{2}|\d{3}(?:xx|XX|\*\*))"
+                             r"\s+(?:area|neighbou?rhood|district)\b", re.I))
 # A code set off by commas or brackets in a clause that says where someone lives: "i live in lyon
 # now, 69007, near the river".
 HOME_CLAUSE = re.compile(r"\b(?:live|lives|living|lived|moved|based|located|resid(?:e|es|ing)|i['’]?m|i\s+am|we['’]?re"
@@ -341,7 +344,7 @@ _TWO_DIGITS = re.compile(r"\d\D*\d")
 _FIVE_DIGITS = re.compile(r"\d{5}")
 _SPACE_DIGIT_LETTER = re.compile(r"\s\d[^\W\d_]")
 _ZIP_WORD = re.compile(r"zip|post", re.I)
-_AREA_WORD = re.compile(r"area|neighbou?rhood|zip|district|postcode", re.I)  # HOME_CODE without five digits needs one
+_AREA_WORD = gate(r"area|neighbou?rhood|zip|district|postcode", re.I)  # HOME_CODE without five digits needs one
 # A five-character code with its last two hidden ("148xx", "305**"): what a user who hides part of a
 # ZIP writes; three digits keep it from "4xx" (HTTP) and "20xx" (a year).
 MASKED_CODE = re.compile(r"(?<![\w*-])\d{3}(?:xx|XX|\*\*)(?![\w*])")
@@ -357,7 +360,7 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
     out: list[tuple[int, int, str, float]] = []
     if _TWO_DIGITS.search(text) is None:
         return out  # every shape holds two digits or more
-    cue = ZIP_CUE.search(text) is not None
+    cue = ZIP_CUE_ANY.search(text) is not None
     five = _FIVE_DIGITS.search(text) is not None
     shaped = _SPACE_DIGIT_LETTER.search(text) is not None  # "sw1a 1aa", "M5V 2T6": a space, a digit, a letter
     zip_word = _ZIP_WORD.search(text) is not None
@@ -518,13 +521,13 @@ MONTH_BEFORE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|no
 ID_TOKEN = r"(?P<code>(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{3,22}[A-Za-z0-9])"
 _IS = r"(?:\s+(?:is|was|are|=))?\s*[:#]?\s*(?:(?:literally|actually|just|still|now|currently)\s+)?(?:no\.?\s*)?"
 LICENCE = re.compile(rf"\b(?:driver'?s?|driving)\s+licen[cs]e(?:\s+(?:number|no\.?|#|id))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
-ID_CUED = re.compile(
+ID_CUED = Gated(re.compile(
     rf"(?:\b(?:my|his|her|our)\s+id\b|\b(?:applicant|application|candidate|student|employee|staff|member(?:ship)?"
     rf"|customer|client|patient|account|passport|national\s+id|identity\s+card|id\s+card|tax"
     rf"|social\s+insurance|insurance|policy|case|registration"
     rf"|matriculation|roll|enrol(?:l)?ment|citizen|voter|personal|reference|booking|ticket|order|tracking"
     rf"|confirmation|reservation)\s*(?:number|no\.?|num|#|id|code|ref(?:erence)?)|\brecord\s+locator|\bpnr)"
-    rf"(?:(?<=#)|(?!\w))(?:\s+(?:is|was|:))?{_IS}{ID_TOKEN}(?![\w-])", re.I)
+    rf"(?:(?<=#)|(?!\w))(?:\s+(?:is|was|:))?{_IS}{ID_TOKEN}(?![\w-])", re.I))
 
 
 BOOKING_CUE = re.compile(r"(?:booking|confirmation|reservation|record\s+locator|pnr)\b", re.I)
@@ -532,21 +535,21 @@ BOOKING_CUE = re.compile(r"(?:booking|confirmation|reservation|record\s+locator|
 
 # National documents whose name alone says "identifier" (no "number" after it): "PAN: ABCDE1234F",
 # "Personalausweis L01X00T47", "codice fiscale RSSMRA85T10A562S", "Aadhaar 2345 6789 0123".
-ID_DOCUMENTS = re.compile(
+ID_DOCUMENTS = Gated(re.compile(
     rf"(?:\b(?:pan(?:\s+card)?|personalausweis(?:nummer)?|ausweisnummer|reisepass(?:nummer)?"
     rf"|steuer-?id(?:entifikationsnummer)?|codice\s+fiscale|carta\s+d'identit[àa]|national\s+insurance|nino|aadhaa?r"
     rf"|curp|rfc|pesel|dni|nif|cpf|bsn|itin|sin|nhs|medicare|tax\s+file|tax\s+id|ssn|hkid|nric)(?![^\W\d_])"
     rf"|マイナンバー|身份证号?码?|주민등록번호)"
     rf"(?:\s*(?:number|no\.?|nr\.?|#))?(?:\s+(?:is|was|:))?{_IS}(?!(?:is|was|are|no)\b)"
-    rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I)
+    rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I))
 # A vehicle's plate, cued (also in German, Dutch, French, Spanish, Portuguese, Polish): "license plate 7KXX763",
 # "car reg DS75 YXN", "plate number (66-BVP-5)", "Kennzeichen B-TB 2208": letters
 # and digits in up to four groups, a digit among them ("plate" alone is a dish or a steel sheet).
-PLATE = re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehicle)\s+plates?|plates?\s+(?:number|no\b\.?|#)"
-                   rf"|vehicle\s+registration|kennzeichen|kenteken|immatriculation|matr[ií]cula|numer\s+rejestracyjny"
-                   rf"|car\s+reg(?:istration)?|vin)\b(?:\s+(?:number|no\.?|#))?{_IS}\(?"
-                   r"(?P<code>(?=[A-Za-z0-9 -]{0,14}\d)[A-Za-z0-9]{1,4}(?:-?[A-Za-z0-9]{1,4}|[ ](?-i:[A-Z0-9]{1,4})){1,4})"
-                   r"(?![\w-])", re.I)
+PLATE = Gated(re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehicle)\s+plates?|plates?\s+(?:number|no\b\.?|#)"
+                         rf"|vehicle\s+registration|kennzeichen|kenteken|immatriculation|matr[ií]cula|numer\s+rejestracyjny"
+                         rf"|car\s+reg(?:istration)?|vin)\b(?:\s+(?:number|no\.?|#))?{_IS}\(?"
+                         r"(?P<code>(?=[A-Za-z0-9 -]{0,14}\d)[A-Za-z0-9]{1,4}(?:-?[A-Za-z0-9]{1,4}|[ ](?-i:[A-Z0-9]{1,4})){1,4})"
+                         r"(?![\w-])", re.I))
 MEASURE = re.compile(r"\d+(?:[.,]\d+)?\s?(?:mm|cm|m|kg|g|lbs?|w|kw|v|x\d+\w*)", re.I)  # "100mm", "2x25kg"
 # India's PAN (five capitals, four digits, a capital): the shape is the cue.
 PAN_SHAPE = re.compile(r"(?<![\w-])[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z](?![\w-])")

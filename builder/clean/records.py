@@ -26,6 +26,7 @@ from builder.traits.code import CONTACT
 
 SEPARATOR = re.compile(r"[ \t]*(?:[,;|\t])[ \t]*")
 # The comma of a date written "March 11, 1934" or "11 March, 1934" separates no fields.
+COMMA_YEAR = re.compile(r",[ \t]*\d{4}")  # DATE_COMMA's cheap necessary condition
 DATE_COMMA = re.compile(rf"(?i:(?:{MONTHS})[ \t]+{DAY}|{DAY}[ \t]+(?:of[ \t]+)?(?:{MONTHS}))[ \t]*,[ \t]*\d{{4}}\b")
 DATE_FIELD = re.compile(rf"(?:{DATE})", re.I)
 PHONE_FIELD = re.compile(r"\+?[\d ().-]+")
@@ -117,7 +118,7 @@ def record_lines(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
     """``[(line_start, line_end, [(field_start, field)])]`` for each record line of ``text``, and for each
     record in brackets inside a line ("the landlord (Ana Ruiz, 0176 2234 9981) never answers")."""
     out: list[tuple[int, int, list[tuple[int, str]]]] = []
-    if "@" not in text and sum(c.isdigit() for c in text) < 7:
+    if "@" not in text and sum(map(str.isdigit, text)) < 7:
         return out  # no contact value: most turns
     start = 0
     for line in text.split("\n"):
@@ -143,7 +144,7 @@ def _split(line_start: int, line: str) -> list[tuple[int, str]]:
     """``[(start, field)]``: ``line`` cut at its separators, the first field after its lead-in."""
     fields: list[tuple[int, str]] = []
     at = 0
-    in_dates = [(m.start(), m.end()) for m in DATE_COMMA.finditer(line)]
+    in_dates = [(m.start(), m.end()) for m in DATE_COMMA.finditer(line)] if COMMA_YEAR.search(line) else []
     for sep in [*(m for m in SEPARATOR.finditer(line) if not any(s < m.start() < e for s, e in in_dates)), None]:
         end = sep.start() if sep else len(line)
         raw = line[at:end]
@@ -161,7 +162,7 @@ def record_blocks(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
     hold a contact value, or a date and an identifier (six digits or more). Its lines are its fields,
     each after a lead-in ("Phone: ...")."""
     out: list[tuple[int, int, list[tuple[int, str]]]] = []
-    if "\n" not in text or ("@" not in text and sum(c.isdigit() for c in text) < 6):
+    if "\n" not in text or ("@" not in text and sum(map(str.isdigit, text)) < 6):
         return out
     block: list[tuple[int, str]] = []
     start = lines = 0

@@ -45,11 +45,23 @@ EXAMPLES = (("Write a story about a dragon.\nI broke up with Jovana last month."
 
 def bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence (or line) holding ``text[start:end]``."""
-    left = 0
-    for m in BOUNDARY.finditer(text, 0, start):
-        left = m.end()
-    after = BOUNDARY.search(text, end)
-    return left, after.start() if after else len(text)
+    return _last_boundary_end(text, start), (after.start() if (after := BOUNDARY.search(text, end)) else len(text))
+
+
+def _last_boundary_end(text: str, start: int, reach: int = 256) -> int:
+    """Where the last boundary before ``start`` ends (0: none), read back ``reach`` characters at a time
+    instead of from the turn's start. The same ends are found from any point: a boundary's run of
+    marks ends where a space follows (or at ``start``), wherever its scan began."""
+    lo = start
+    while lo > 0:
+        lo = max(0, lo - reach)
+        last = None
+        for last in BOUNDARY.finditer(text, lo, start):
+            pass
+        if last is not None:
+            return last.end()
+        reach *= 2
+    return 0
 
 
 # ... but "me" joined to someone is a subject in speech: "me and Maggie went to Lyon", "Dan and me are"

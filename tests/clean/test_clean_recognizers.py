@@ -337,15 +337,17 @@ def test_the_street_forms_gates_never_hide_a_street(text, monkeypatch):
     from builder.clean import addresses
 
     gated = find_streets(text)
-    for gate in ("_ORDINAL_ANY", "_ROAD_ANY", "_GRID_ANY", "_CHOME_ANY", "_PLOT_ANY", "_TYPE_NOT_A_WORD"):
+    for gate in ("_ORDINAL_ANY", "_ROAD_ANY", "_GRID_ANY", "_CHOME_ANY", "_MILITARY_ANY", "_TYPE_NOT_A_WORD"):
         monkeypatch.setattr(addresses, gate, _Open())
-    monkeypatch.setattr(addresses, "_type_word_forms", lambda _text: set(addresses._TYPE_WORDS))
+    monkeypatch.setattr(addresses, "_word_classes", lambda _text: set(addresses._WORD_CLASSES))
     assert find_streets(text) == gated
 
 
-def test_the_type_word_gate_reads_whole_words():
-    from builder.clean.addresses import _type_word_forms
+def test_the_word_gates_read_whole_words():
+    from builder.clean.addresses import _word_classes
 
-    assert "type_first" in _type_word_forms("44 Rue Abderrahmen Ziad") and "type_first" in _type_word_forms("ſtr. 5")
-    assert "number_first" in _type_word_forms("42 Willow LANE") and "number_first_weak" in _type_word_forms("10 Parks")
-    assert _type_word_forms("Windows 10 and Ubuntu 22") == set()
+    assert "type_first" in _word_classes("44 Rue Abderrahmen Ziad") and "type_first" in _word_classes("ſtr. 5")
+    assert "number_first" in _word_classes("42 Willow LANE") and "number_first_weak" in _word_classes("10 Parks")
+    assert _word_classes("Plot 87, Sector 5, apt 4") == {"plot", "unit"}
+    assert _word_classes("Schillerstraße 12, Király u. 23") == {"name_first", "name_first_short"}
+    assert _word_classes("Windows 10 and Ubuntu 22") == set()
