@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
@@ -221,18 +222,18 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
     found = []
     digits = _DIGIT.search(text) is not None
     if digits:
-        words = _word_classes(text)
-        has_unit = ("unit" in words or "#" in text) and bool(_UNIT_ANY.search(text))
+        classes = _word_classes(text)
+        has_unit = ("unit" in classes or "#" in text) and bool(_UNIT_ANY.search(text))
         gates = {"name_number": has_unit or bool(_CODE_ANY.search(text)) or bool(CUE_ANY.search(text)),
-                 "type_first": "type_first" in words or "type_first_letter" in words and bool(_TYPE_NOT_A_WORD.search(text)),
-                 "number_first": "number_first" in words, "number_first_weak": "number_first_weak" in words,
+                 "type_first": "type_first" in classes or "type_first_letter" in classes and bool(_TYPE_NOT_A_WORD.search(text)),
+                 "number_first": "number_first" in classes, "number_first_weak": "number_first_weak" in classes,
                  "ordinal": bool(_ORDINAL_ANY.search(text)), "number_first_road": bool(_ROAD_ANY.search(text)),
-                 "grid": bool(_GRID_ANY.search(text)), "chome": bool(_CHOME_ANY.search(text)), "plot": "plot" in words,
+                 "grid": bool(_GRID_ANY.search(text)), "chome": bool(_CHOME_ANY.search(text)), "plot": "plot" in classes,
                  "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
                  "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
                  "block": bool(BLOCK_ANY.search(text)),
-                 "name_first": _ending_any(text, words),
-                 "military": "military" in words and bool(_MILITARY_ANY.search(text)),
+                 "name_first": _ending_any(text, classes),
+                 "military": "military" in classes and bool(_MILITARY_ANY.search(text)),
                  "lives_on": bool(LIVES_ON_ANY.search(text))}
     else:  # only a home named without its number can stand in a text without digits
         gates = {"lives_on": bool(LIVES_ON_ANY.search(text))}
@@ -380,12 +381,12 @@ def _foreign_type(value: str) -> bool:
 ALSO_ENGLISH_TYPES = frozenset({"rue"})
 
 
-def _ending_any(text: str, words: set[str]) -> bool:
+def _ending_any(text: str, classes: set[str]) -> bool:
     """A word ending like a street's type right before a number ("Schillerstraße 12"): the gate of
     the name_first form, a word at a time (an alternation of 80 endings tried at every character
-    cost more than the rest of the street finder). ``words``: the text's word classes."""
-    return ("name_first" in words and any(m.group(1).lower().endswith(_ENDINGS) for m in _WORD_BEFORE_NUMBER.finditer(text))
-            or "name_first_short" in words and bool(_SHORT_TYPE_BEFORE_NUMBER.search(text)))
+    cost more than the rest of the street finder). ``classes``: the text's word classes."""
+    return ("name_first" in classes and any(m.group(1).lower().endswith(_ENDINGS) for m in _WORD_BEFORE_NUMBER.finditer(text))
+            or "name_first_short" in classes and bool(_SHORT_TYPE_BEFORE_NUMBER.search(text)))
 # Type words of other languages that are English words or common abbreviations: "via" a
 # route, "TV", "al."; they count only capitalised ("Via Roma 3") or with their dot ("al. Jana 5").
 SHORT_TYPES = re.compile(rf"(?:{LEAD})?(?P<type>via|r|tv|al|os|pl|tr|bd|bld|av|ul|jl|str|ctra|pza|pça|ул|пр|пер)\b",
@@ -415,7 +416,7 @@ _TYPE_NOT_A_WORD = re.compile(r"c/|v\.le|p\.za", re.I)  # the prefix types that 
 # type words tried at every character cost more than the rest of the street finder. The plot's
 # word starts a run ("Sector 5", "sectorA").
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
-_WORD_CLASSES = {
+_WORD_CLASSES: dict[str, Callable[[str], object]] = {
     "type_first": re.compile(PREFIX_TYPES, re.I).fullmatch,
     "type_first_letter": re.compile(r"[cvp]", re.I).fullmatch,  # "c/", "v.le", "p.za": _TYPE_NOT_A_WORD
     "number_first": re.compile(f"{EN_TYPES}|{USPS_TYPES}", re.I).fullmatch,
