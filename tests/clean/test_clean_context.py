@@ -33,6 +33,37 @@ def test_sentence_examples(text, name, expected):
     assert sentence.own_world(text, start, start + len(name), []) is expected
 
 
+def test_a_sentence_is_read_back_from_the_span_with_the_same_bounds():
+    """sentence.bounds reads back from the span (session 49); it finds what reading the turn from its
+    start found, on planted and generated turns."""
+    import random
+
+    def from_the_start(text, start, end):
+        left = 0
+        for m in sentence.BOUNDARY.finditer(text, 0, start):
+            left = m.end()
+        after = sentence.BOUNDARY.search(text, end)
+        return left, after.start() if after else len(text)
+
+    text = "Hi.\nI met Ana... yes!? We talk;she laughs." + " x" * 400 + ". Tom is here"
+    start = text.index("Tom")
+    assert sentence.bounds(text, start, start + 3) == (text.index(". Tom") + 1, len(text))
+    assert sentence.bounds(text, text.index("Ana"), text.index("Ana") + 3) == (4, text.index("..."))
+    rng = random.Random(5)
+    pieces = ["a", "b", " ", ".", "!", "?", ";", "\n", "..", "?!", ". ", "\t", "\u00a0", "é"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 900 if rng.random() < 0.05 else 40)))
+        start = rng.randint(0, len(text))
+        end = rng.randint(start, len(text))
+        assert sentence.bounds(text, start, end) == from_the_start(text, start, end), (text, start, end)
+
+
+def test_the_date_comma_gate_passes_every_date_comma():
+    for line in ("March 11, 1934, Ana Ruiz", "11 March ,1934", "the 3rd of May,\t2001", "May 4th, 12345"):
+        assert bool(records.DATE_COMMA.search(line)) <= bool(records.COMMA_YEAR.search(line))
+        assert records.COMMA_YEAR.search(line)
+
+
 def test_a_structured_value_beside_a_name_makes_it_a_contact():
     text = "Continue the scene. Emergency contact: Abebe Xu (0803 568 7486)"
     start = text.index("Abebe Xu")
