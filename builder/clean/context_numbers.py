@@ -44,7 +44,7 @@ def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits
                         max_chars: int = 4000) -> list:
     """The scans with a span added for each number the number-context model reads as personal."""
     from builder.clean.context_names import typed_chat_turn, with_spans
-    from builder.clean.pii import PLAIN
+    from builder.clean.pii import plain
     from builder.traits.code import code_ranges, in_ranges
     from classifiers.number_context.features import MAX_CANDIDATES, candidates
     from classifiers.number_context.model import load
@@ -55,7 +55,7 @@ def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits
         if not typed_chat_turn(turn, text, i, traits, max_chars):
             out.append(scan)
             continue
-        text = text.translate(PLAIN)  # what the finders read: one character for one, offsets unchanged
+        text = plain(text)  # what the finders read: one character for one, offsets unchanged
         found = candidates(text)[:MAX_CANDIDATES]
         if not found:
             out.append(scan)

@@ -69,7 +69,7 @@ def add_streets(turns: list[dict], texts: list[str], scans: list, traits, max_ch
 
     from builder.clean.addresses import extend_block, historical, organisation_before
     from builder.clean.context_names import typed_chat_turn, with_spans
-    from builder.clean.pii import PLAIN
+    from builder.clean.pii import plain
     from classifiers.street_context import features
     from classifiers.street_context.model import load, spans
 
@@ -79,7 +79,7 @@ def add_streets(turns: list[dict], texts: list[str], scans: list, traits, max_ch
         if not typed_chat_turn(turn, text, i, traits, max_chars) or not any(c.isdigit() for c in text):
             out.append(scan)
             continue
-        text = text.translate(PLAIN)  # what the finders read: one character for one, offsets unchanged
+        text = plain(text)  # what the finders read: one character for one, offsets unchanged
         toks = features.tokens(text)
         judged = features.candidates(toks)
         if not judged:

@@ -69,6 +69,11 @@ PLAIN = str.maketrans({**{c: " " for c in "\u00a0\u1680\u2000\u2001\u2002\u2003\
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def plain(text: str) -> str:
+    """``text`` as the finders read it (PLAIN); an ASCII text is already (the table maps no ASCII character)."""
+    return text if text.isascii() else text.translate(PLAIN)
+
+
 def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
     """Skip finders that cannot match: most chat turns have no digits, no '@', no host name, no
     account or password word."""
@@ -202,7 +207,7 @@ class PiiDetector:
                 self._read_answer(texts[i - 1], texts[i], scans[i])
         for i, (scan, text) in enumerate(zip(scans, texts)):
             kept: list[dict] = []
-            judged_text = ner_texts.get(i, text).translate(PLAIN)
+            judged_text = plain(ner_texts.get(i, text))
             for span in scan.spans:  # contact values first: only those kept vouch for a name on their line
                 if "suppressed_by" not in span and span["entity"] != "PERSON":
                     span["suppressed_by"] = self._judge(span, judged_text)
@@ -245,8 +250,8 @@ class PiiDetector:
 
     def _find(self, text: str, ents: list, english: bool, offset: int, ner_text: str | None = None) -> list[dict]:
         """Run the finders; English-only ones read ``ner_text`` (the text NER saw, see truecase.py)."""
-        text = text.translate(PLAIN)
-        ner_text = ner_text.translate(PLAIN) if ner_text is not None else None
+        text = plain(text)
+        ner_text = plain(ner_text) if ner_text is not None else None
         possible = possible_entities(text, self.config.entities)
         code = record_lines_out(text, code_ranges(text)) if {"PERSON", "IP_ADDRESS", "ID_NUMBER"} & possible else []
         out = []

@@ -20,7 +20,7 @@ from builder.clean.context_names import add_lower_case_names, add_unfound_names,
 from builder.clean.context_numbers import add_unfound_numbers
 from builder.clean.context_streets import add_streets
 from builder.clean.names import PARTICLES, lower_case_first_name
-from builder.clean.pii import PLAIN, TurnScan, resolve_overlaps
+from builder.clean.pii import TurnScan, plain, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.clean.records import record_lines
 from builder.clean.suppressions import Context
@@ -216,7 +216,7 @@ def replaced_share(text: str, spans: list[dict]) -> float:
     for nothing: with surrogates in its fields it reads as the same record ("Jane Roe, 1 May 1990,
     jane@example.com"), however much of it was replaced. Records are read in the finders' plain
     characters (pii.PLAIN: one for one, so at the same offsets)."""
-    records = [(s, e) for s, e, _ in record_lines(text.translate(PLAIN))]
+    records = [(s, e) for s, e, _ in record_lines(plain(text))]
     spans = [sp for sp in spans if not any(s <= sp["start"] and sp["end"] <= e for s, e in records)]
     for s, e in sorted(records, reverse=True):
         text = text[:s] + " " * (e - s) + text[e:]
