@@ -264,10 +264,10 @@ def english_names(text: str, entities) -> list[NameSpan]:
             start -= 3  # "An Nguyen": "an" before a consonant is no article, "An" a given name
         elif " " not in text[start:end].strip() and INDEFINITE_BEFORE.search(text[max(0, start - 4):start]):
             continue  # "I need a Taylor to fix my suit": a name takes no "a"; a noun does
-        if no_private_name_here(text, start, end):
-            continue
         if label != "PERSON" and not (_plausible(text[start:end]) and name_like(text[start:end])):
             continue  # the cheap tests before the context's (most of the cost: every ORG and GPE)
+        if no_private_name_here(text, start, end):
+            continue
         kind = name_context(text, start, end)
         if label == "PERSON" and not kind and not name_like(text[start:end]):
             continue  # "Camera Type": NER alone, every word an English word and none a first name
