@@ -55,6 +55,45 @@ def test_the_url_gate_never_hides_a_url_presidio_finds(text):
     assert gate == (text not in ("It rained. Then it stopped.", "pi is 3.14 and e is 2.72", "no dot at all"))
 
 
+@pytest.mark.parametrize("text,ip", [
+    ("my server is 192.168.10.24 lol", True), ("ping 2001:db8:85a3::8a2e:370:7334 from here 42", True),
+    ("bind to ::1 port 8080", True), ("route ::ffff:10.0.0.7/96 via 12", True), ("iface fe80::1%eth0 is up 12", True),
+    ("the net 10.20.30.0/24 is ours", True), ("64:ff9b::192.0.2.33 is mapped", True), ("meet at 3:30 on 12/05", False),
+    ("version 2 of 2024, 11 items", False), ("Note: call 555 0187 today", False),
+])
+def test_the_ip_gate_never_hides_an_address_presidio_finds(text, ip):
+    from presidio_analyzer.predefined_recognizers import IpRecognizer
+
+    from builder.clean.recognizers import _presidio
+
+    found = bool(_presidio(IpRecognizer(), "IP_ADDRESS")(text, []))
+    gate = "IP_ADDRESS" in possible_entities(text, CleanConfig().entities)
+    assert found is ip and gate >= found
+    assert gate == (text not in ("version 2 of 2024, 11 items", "Note: call 555 0187 today"))  # "3:30" passes
+
+
+def test_every_presidio_ip_pattern_match_passes_the_ip_gate():
+    """On generated strings of hex digits, colons, dots, "%" and "/", each of Presidio's IP patterns
+    matches only where the gate (recognizers.IP_SHAPE) does."""
+    import random
+
+    import regex
+    from presidio_analyzer.predefined_recognizers import IpRecognizer
+
+    from builder.clean.recognizers import IP_SHAPE
+
+    patterns = [regex.compile(p.regex, regex.DOTALL | regex.MULTILINE | regex.IGNORECASE) for p in IpRecognizer().patterns]
+    rng = random.Random(11)
+    pieces = ["0", "1", "25", "255", "192", "a", "F", "ff", "db8", ":", "::", ".", "%", "eth0", "/", "24", " ", "x"]
+    matched = 0
+    for _ in range(30000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+        if any(p.search(text) for p in patterns):
+            matched += 1
+            assert IP_SHAPE.search(text), text
+    assert matched > 1000  # the strings do reach every kind of address
+
+
 def test_the_url_finder_reads_host_words_and_finds_what_presidio_finds_in_the_whole_text():
     import regex
     from presidio_analyzer.predefined_recognizers import UrlRecognizer
