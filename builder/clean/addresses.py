@@ -311,16 +311,16 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             start = m.start("street") if name == "lives_on" else m.start()
             if name == "unit" and not (cued or LONE_UNIT.match(value)):
                 continue
-            if organisation_before(text, start):
-                continue  # a university's or a publisher's address is public, not a person's
-            if historical(text, start, m.end()):
-                continue
             end, coded = extend_block(text, m.end(), lower_here) if name != "unit" else (m.end(), False)
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
             if name == "name_number" and (not (cued or coded) or "\t" in line):
                 continue  # "Windows 10", a table row: a name and a number are a street only inside an address
             if (lower_street or name == "number_first_weak") and not (cued or coded):
                 continue  # "2 main road options", "10 National Parks": such a street needs its address around it
+            if organisation_before(text, start):
+                continue  # a university's or a publisher's address is public, not a person's
+            if historical(text, start, m.end()):
+                continue
             found.append((start, end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
     return found
 
