@@ -24,7 +24,7 @@ from builder.clean.names import (after_relation_noun, census_name, lower_case_na
                                  whole_name)
 from builder.clean.numbers import MONEY_OR_UNIT, in_code_list
 from builder.clean.truecase import is_english_word, truecase
-from builder.clean.recognizers import HOST_DOT, IP_SHAPE, NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
+from builder.clean.recognizers import HOST_DOT, IBAN_START, IP_SHAPE, NER_MODEL, NER_PACKAGE, NER_REQUIREMENT, SPACY_EXCLUDE  # noqa: F401
 from builder.errors import require
 
 CHUNK_OVERLAP = 100  # an entity cut by a chunk border is still seen whole in the next chunk
@@ -84,6 +84,7 @@ def possible_entities(text: str, entities: tuple[str, ...]) -> set[str]:
         spelled = entity in ("EMAIL_ADDRESS", "PHONE_NUMBER") and may_hold(text)  # "jess dot k at gmail dot com"
         if (digits < need and not spelled) or (entity == "EMAIL_ADDRESS" and "@" not in text and not spelled) or (
                 entity == "URL" and not HOST_DOT.search(text)) or (entity == "IP_ADDRESS" and not IP_SHAPE.search(text)) or (
+                entity == "IBAN_CODE" and not IBAN_START.search(text)) or (
                 entity in ("USERNAME", "PASSWORD") and not may_hold_account(text)):
             continue
         out.add(entity)

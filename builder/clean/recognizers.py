@@ -47,6 +47,8 @@ HOST_DOT = re.compile(r"[a-z0-9.-]\.[a-z]", re.I)
 # IPv6), "::", or a hex digit, a colon and a hex digit, a colon or a zone's "%" (IPv6): most turns with
 # digits hold none ("at 3:30" does), and its patterns need not run (tests/clean/test_clean_units.py).
 IP_SHAPE = re.compile(r"\d\.\d|::|[0-9A-Fa-f]:[0-9A-Fa-f:%]")
+# ... and every IBAN starts with its country's two letters and two check digits ("GB82 WEST ...").
+IBAN_START = re.compile(r"[^\W\d_]{2}[0-9]{2}")
 SSN_SHAPE = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
 SSN_CUE = re.compile(r"\b(?:ssn|social security|social-security)\b", re.I)
 

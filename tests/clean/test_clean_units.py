@@ -94,6 +94,45 @@ def test_every_presidio_ip_pattern_match_passes_the_ip_gate():
     assert matched > 1000  # the strings do reach every kind of address
 
 
+@pytest.mark.parametrize("text,iban", [
+    ("my iban is GB82 WEST 1234 5698 7654 32 thanks", True), ("iban: de89370400440532013000", True),
+    ("FR14-2004-1010-0505-0001-3M02-606", True), ("paid 1234 5678 9012 on the 3rd", False), ("GPT4 on win11, build 22631 99", False),
+])
+def test_the_iban_gate_never_hides_an_iban_presidio_finds(text, iban):
+    from presidio_analyzer.predefined_recognizers import IbanRecognizer
+
+    from builder.clean.recognizers import _presidio
+
+    found = bool(_presidio(IbanRecognizer(), "IBAN_CODE")(text, []))
+    gate = "IBAN_CODE" in possible_entities(text, CleanConfig().entities)
+    assert found is iban and gate >= found
+    assert gate is (text != "paid 1234 5678 9012 on the 3rd")  # "win11" has the shape of a start
+
+
+def test_every_presidio_iban_match_passes_the_iban_gate():
+    """On generated strings (letters, also the ones that fold to ASCII under IGNORECASE, digits, spaces
+    and dashes), each of Presidio's IBAN patterns matches, on the text or its capitals, only where the
+    gate (recognizers.IBAN_START) does."""
+    import random
+
+    import regex
+    from presidio_analyzer.predefined_recognizers import IbanRecognizer
+
+    from builder.clean.recognizers import IBAN_START
+
+    patterns = [regex.compile(p.regex, regex.DOTALL | regex.MULTILINE | regex.IGNORECASE) for p in IbanRecognizer().patterns]
+    rng = random.Random(13)
+    pieces = ["G", "b", "de", "ſ", "ı", "K", "é", "82", "0", "1234", "WEST", "3m", " ", "-", "  ", "x9"]
+    matched = 0
+    for _ in range(30000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 16)))
+        for read in {text, text.upper() if len(text.upper()) == len(text) else text}:
+            if any(p.search(read) for p in patterns):
+                matched += 1
+                assert IBAN_START.search(text), text
+    assert matched > 500  # the strings do reach IBANs of every length
+
+
 def test_the_url_finder_reads_host_words_and_finds_what_presidio_finds_in_the_whole_text():
     import regex
     from presidio_analyzer.predefined_recognizers import UrlRecognizer
