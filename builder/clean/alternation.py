@@ -15,9 +15,10 @@ from collections.abc import Iterator
 QUANTIFIERS = ("?", "*", "+", "{")
 
 
-def _closing(pattern: str, start: int) -> int:
-    """The index of the ``)`` closing the group opened at ``pattern[start]``."""
-    depth, i, in_class = 0, start, False
+def _structure(pattern: str) -> Iterator[tuple[int, str, int]]:
+    """``(index, character, depth)`` of each character of ``pattern`` outside escapes and character
+    classes; ``depth``: the groups open around it (a group's parentheses count as outside it)."""
+    depth, i, in_class = 0, 0, False
     while i < len(pattern):
         c = pattern[i]
         if c == "\\":
@@ -30,40 +31,25 @@ def _closing(pattern: str, start: int) -> int:
             if pattern[i + 1:i + 2] == "]" or pattern[i + 1:i + 3] == "^]":  # "[]...]" holds a "]"
                 i += 2 if pattern[i + 1] == "]" else 3
                 continue
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
+        else:
+            depth -= c == ")"
+            yield i, c, depth
+            depth += c == "("
         i += 1
-    raise ValueError(f"unbalanced group in {pattern!r}")
+
+
+def _closing(pattern: str) -> int:
+    """The index of the ``)`` closing the group that opens ``pattern``."""
+    end = next((i for i, c, depth in _structure(pattern) if c == ")" and depth == 0), None)
+    if end is None:
+        raise ValueError(f"unbalanced group in {pattern!r}")
+    return end
 
 
 def _top_level(pattern: str) -> list[str]:
     """``pattern`` split at its top-level ``|``."""
-    out, depth, i, start, in_class = [], 0, 0, 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            if pattern[i + 1:i + 2] == "]" or pattern[i + 1:i + 3] == "^]":
-                i += 2 if pattern[i + 1] == "]" else 3
-                continue
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append(pattern[start:i])
-            start = i + 1
-        i += 1
-    return out + [pattern[start:]]
+    cuts = [i for i, c, depth in _structure(pattern) if c == "|" and depth == 0]
+    return [pattern[start + 1:end] for start, end in zip([-1, *cuts], [*cuts, len(pattern)])]
 
 
 def branches(pattern: str) -> list[str]:
@@ -75,7 +61,7 @@ def branches(pattern: str) -> list[str]:
     out = []
     for branch in _top_level(pattern):
         if branch.startswith("(?:"):
-            end = _closing(branch, 0)
+            end = _closing(branch)
             tail = branch[end + 1:]
             if not tail.startswith(QUANTIFIERS):
                 out += branches("|".join(inner + tail for inner in _top_level(branch[3:end])))
