@@ -408,7 +408,8 @@ _ORDINAL_ANY = re.compile(r"\d(?:st|nd|rd|th)(?!\w)", re.I)  # "221 w 34th", "31
 _ROAD_ANY = re.compile(r"-(?:ro|daero|gil)", re.I)  # "123 Teheran-ro"
 _GRID_ANY = re.compile(r"-[ \t]*\d\d")  # "Carrera 7 # 45-12"
 _CHOME_ANY = re.compile(r"\d-\d{1,2}-\d")  # "2-14-3 Nishi-Shinjuku"
-_MILITARY_ANY = re.compile(r"\b(?:PSC|CMR|Unit|[AFD]PO)\b", re.I)
+MILITARY_WORDS = "PSC|CMR|Unit|[AFD]PO"  # what the military form's lines start with
+_MILITARY_ANY = re.compile(rf"\b(?:{MILITARY_WORDS})\b", re.I)
 _TYPE_NOT_A_WORD = re.compile(r"c/|v\.le|p\.za", re.I)  # the prefix types that are no word of letters alone
 # ... and the words they need. A form's type word (or unit, or plot word) stands whole in the text:
 # no letter on either side of it (a space, a mark or the start before it; a space, a dot, a digit
@@ -422,7 +423,7 @@ _WORD_CLASSES: dict[str, Callable[[str], object]] = {
     "number_first": re.compile(f"{EN_TYPES}|{USPS_TYPES}", re.I).fullmatch,
     "number_first_weak": re.compile(WEAK_TYPES, re.I).fullmatch,
     "plot": re.compile(PLOT_PARTS, re.I).match,
-    "military": re.compile(r"psc|cmr|unit|[afd]po", re.I).fullmatch,
+    "military": re.compile(MILITARY_WORDS, re.I).fullmatch,
     "unit": re.compile(UNIT_WORDS, re.I).fullmatch,  # (the unit's "#" is asked of the text itself)
     "name_first": lambda word: word.lower().endswith(_ENDINGS),
     "name_first_short": re.compile(NAME_FIRST_WORDS.replace(r"\.", ""), re.I).fullmatch,  # "u.", "út", "sk."

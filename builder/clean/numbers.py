@@ -320,12 +320,13 @@ fish deer feet teeth mice geese km kg mi ft lb lbs""".split())
 # _counted knows a plural by its -s, a lookahead needs them named.
 HOME_COUNTS = COUNT_NOUNS | frozenset("""miles meters m dollars euros pounds years steps points debt times users recipients
 customers items copies""".split())
+AREA_WORDS = r"area|neighbou?rhood|zip|district|postcode"  # "the 02139 area", "the 75002 district"
 HOME_CODE = Gated(re.compile(HOME_VERBS + r"(?:the\s+)?(?P<code>\d{5,6}(?:-\d{4})?)"
                              rf"(?![\w-]|[.,]\d|\s+(?:{'|'.join(sorted(HOME_COUNTS))})\b)"
                              r"|\bthe\s+(?P<area>\d{5}(?:-\d{4})?|\d{5}-\d{3}|\d{4}-\d{3}|\d{3}-\d{4}|\d{2}-\d{3}"
                              r"|(?-i:(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?[A-Z]{2}"
                              r"|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{2} ?[A-Z\d]{4}))"
-                             r"\s+(?:area|neighbou?rhood|zip|district|postcode)\b"
+                             rf"\s+(?:{AREA_WORDS})\b"
                              r"|\b(?:live|lives|living|lived|based|located|resid(?:e|es|ing))\s*\(\s*(?P<paren>\d{5,6})\s*\)"
                              # ... and, where a home verb says it, the shorter shapes: "im in the 5950 area", "the 221 59
                              # area", "the 724** area" (a four-digit one never a year)
@@ -344,7 +345,7 @@ _TWO_DIGITS = re.compile(r"\d\D*\d")
 _FIVE_DIGITS = re.compile(r"\d{5}")
 _SPACE_DIGIT_LETTER = re.compile(r"\s\d[^\W\d_]")
 _ZIP_WORD = re.compile(r"zip|post", re.I)
-_AREA_WORD = gate(r"area|neighbou?rhood|zip|district|postcode", re.I)  # HOME_CODE without five digits needs one
+_AREA_WORD = gate(AREA_WORDS, re.I)  # HOME_CODE without five digits needs one
 # A five-character code with its last two hidden ("148xx", "305**"): what a user who hides part of a
 # ZIP writes; three digits keep it from "4xx" (HTTP) and "20xx" (a year).
 MASKED_CODE = re.compile(r"(?<![\w*-])\d{3}(?:xx|XX|\*\*)(?![\w*])")
