@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Twelve sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Fourteen sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -51,6 +51,15 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   that look like names to keep.
   Both were written by helpers who saw no code or data, after bench/pii_heldout.py's counts; their
   figures before any rule read them are in the JSON's ``before_reading`` entries.
+- ``places_d`` (session 50): 200 messages with 271 private postal codes and streets of about 30
+  countries (codes before and after the town, alone, in brackets, in questions, half typed in lower
+  case, a quarter in other languages), and 100 with years, counts, scores, public addresses, titles,
+  routes and model numbers after towns to keep.
+- ``nicknames_d`` (session 50): 200 messages naming private people by nicknames, short forms and
+  handles (205 values: vocatives, sign-offs, "call me ...", word-like nicknames such as "tank",
+  half in lower case, 15% in other languages, 60% between people), and 100 with terms of address,
+  the same words as plain words, public figures' nicknames, characters and brands to keep.
+  Written by helpers who saw no code or data; ``before_reading`` as above.
 
 ``--rules-only`` runs clean without the number- and street-context models (``--no-number-context
 --no-street-context``) and saves
@@ -66,7 +75,7 @@ made names of "número" and "Kannst"). A value survives when its text
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|names_c|streets|streets_b|places_c|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|names_c|nicknames_d|streets|streets_b|places_c|places_d|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -84,7 +93,8 @@ DATA = REPO / "bench" / "pii_written_probes"
 SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "structured_d.jsonl",
         "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl",
         "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl", "numbers_c": "numbers_c.jsonl",
-        "streets_b": "streets_b.jsonl", "places_c": "places_c.jsonl", "names_c": "names_c.jsonl"}  # set -> file (each split by id parity)
+        "streets_b": "streets_b.jsonl", "places_c": "places_c.jsonl", "names_c": "names_c.jsonl",
+        "places_d": "places_d.jsonl", "nicknames_d": "nicknames_d.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 

@@ -611,8 +611,15 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
 # that are nobody's (maths, money, dates, versions, hashes and code are told apart below), and
 # the cued finders above know only the labels somebody listed; a card with a typo, a phone in an
 # unlisted country's grouping or an id under an unlisted name is still one of these.
+# Digit groups as a keyboard or a word processor separates them: a space, dot, slash or hyphen, and,
+# for three groups or more (two are a range: "45000 - 60000", "1990–2000"), two spaces or a dash with
+# spaces or an en/em dash ("4563  3048  72611", "3731–111531–41450", "6354 - 2610 - 3954 - 3781").
+# (Tabs are not among them: a line with two tabs is a table's row, code.py's.)
+ID_SEP = rf"[ ./-]|  |[ ]?[{DASHES}][ ]?| - "
+WIDE_ID_SEP = re.compile(rf"  |[{DASHES}]| - ")
 IDENTIFIER = re.compile(
-    r"(?<![\w.,/+#@$€£¥:)\]-])(?P<value>(?:[A-Z]{1,4}-?)?\d+(?:[ ./-]\d+){0,6}(?:-?[A-Z])?)(?![\w@]|[.,/:]\d|-\d)")
+    rf"(?<![\w.,/+#@$€£¥:)\]{DASHES}-])(?P<value>(?:[A-Z]{{1,4}}-?)?\d+(?:(?:{ID_SEP})\d+){{0,6}}(?:-?[A-Z])?)"
+    rf"(?![\w@]|[.,/:]\d|{DASH_DIGIT})")
 CUED_IDENTIFIER = re.compile(r"\b(?:number|no\.?|num|nr|#|id|code|acct|account|passport|licen[cs]e|card|ssn|sin|nin"
                              r"|mrn|ref|reference)\s*(?:is|was|=)?\s*[:#]?\s*$", re.I)
 MONEY_OR_UNIT = re.compile(r"^\s?(?:%|[kmgt]?b\b|[kmgt]?hz\b|km|kg|mm|cm|ms|px|usd|eur|gbp|dollars?|euros?|pounds?"
@@ -680,6 +687,8 @@ def find_identifiers(text: str) -> list[tuple[int, int, str, float]]:
         if MATH_AROUND.search(before[-3:]) or MATH_AROUND.match(after) or MONEY_OR_UNIT.match(after):
             continue
         if NOT_PERSONAL_CUE.search(before) or re.search(r"[$€£¥]\s*$", before):
+            continue
+        if WIDE_ID_SEP.search(value) and len(re.findall(r"\d+", value)) < 3:
             continue
         if _looks_identifier(value, bool(CUED_IDENTIFIER.search(before))) and not any(
                 s <= start and end <= e for s, e, _, _ in out):  # part of an IBAN's shape

@@ -137,6 +137,12 @@ def test_word_kinds_examples(word, kind):
     ("from my card: GB95 VXVK 9715 5006 8364 78. is that it?", ["GB95 VXVK 9715 5006 8364 78"]),
     ("my iban is FR41 5757 6452 3959 9700 8489 L60, can u see", ["FR41 5757 6452 3959 9700 8489 L60"]),
     ("the GPU is an RTX 4090 and DE12 ABCD is the model", []),
+    # groups set off by an en dash, a spaced dash or two spaces: three groups or more, never a range
+    ("i paid with 3731\u2013111531\u201341450 yesterday", ["3731\u2013111531\u201341450"]),
+    ("6354 - 2610 - 3954 - 3781 - 220 (that's my visa)", ["6354 - 2610 - 3954 - 3781 - 220"]),
+    ("i paid with 4563  3048  72611 yesterday", ["4563  3048  72611"]),
+    ("salary 45000 - 60000 a year", []),
+    ("from 1990\u20132000 it grew, pages 120\u2013135", []),
 ])
 def test_identifier_shapes(text, found):
     assert [text[s:e] for s, e, _, _ in find_identifiers(text)] == found
