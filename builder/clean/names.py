@@ -17,6 +17,7 @@ from pathlib import Path
 
 from builder.clean.alternation import Gated, gate
 from builder.clean.languages import mostly_latin
+from builder.clean.nicknames import GREETINGS, NOT_ADDRESSEES, nicknames
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.traits.fiction import CHAT_LOG
 
@@ -699,8 +700,9 @@ def after_relation_noun(text: str, start: int, end: int) -> int:
     return m.end() if m and text[start].islower() and m.end() < end else start
 
 
-# A name never starts with the speaker's own words: NER reads "I'm Kenji" or "Hey Ana" as one name.
-LEAD_WORDS = re.compile(r"(?:(?:i['’]?m|i\s+am|hi|hey|hello|dear|yo)\b[,!]?\s+)+(?=[^\W\d_])", re.I)
+# A name never starts with the speaker's own words: NER reads "I'm Kenji", "Hey Ana" or "gracias maca" as one
+# name (the greetings are nicknames.py's).
+LEAD_WORDS = re.compile(rf"(?:(?:i['’]?m|i\s+am|dear|yo|(?!ty\b)(?:{GREETINGS}))\b[,!]?\s+)+(?=[^\W\d_])", re.I)  # "Ty Cobb"
 
 
 def after_lead_words(text: str, start: int, end: int) -> int:
@@ -787,8 +789,8 @@ def _vocative_word(word: str) -> bool:
     from builder.clean.word_kinds import product
 
     low = word.lower().strip("'’")
-    if len(low) < 2 or low in INTERJECTIONS or low in CHAT_WORDS or low in NOT_NAMES or is_public(word):
-        return False
+    if len(low) < 2 or low in INTERJECTIONS or low in CHAT_WORDS or low in NOT_NAMES or low in NOT_ADDRESSEES or is_public(word):
+        return False  # ("good morning, sunshine": a term of address, nicknames.py's)
     if low in first_names():
         return True
     forms = {low, re.sub(r"(?:es|s|ed|ing|ly)$", "", low), re.sub(r"s$", "", low)}  # "numbers" is a word too
@@ -889,4 +891,4 @@ def cued_names(text: str) -> list[NameSpan]:
         out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
     if "@" in text:
         out += email_owner_names(text)
-    return out + lower_case_names(text) + vocative_names(text)
+    return out + lower_case_names(text) + vocative_names(text) + nicknames(text)

@@ -82,6 +82,19 @@ def at_most_a_noun(word: str) -> bool:
     return not any(w in words[pos] for pos in ("verb", "adj", "adv"))
 
 
+def modifier(word: str) -> bool:
+    """The dictionary has the word as an adjective or an adverb ("crazy", "back"), a noun too or not."""
+    w = word.lower()
+    words, _, _ = _lexicon()
+    return w in words["adj"] or w in words["adv"]
+
+
+def adverb(word: str) -> bool:
+    """The dictionary has the word as an adverb ("soon", "round", "hopefully")."""
+    words, _, _ = _lexicon()
+    return word.lower() in words["adv"]
+
+
 def truecase(text: str) -> str:
     """``text`` with a capital on every non-English word, when it has no capital at all."""
     if any(c.isupper() for c in text):

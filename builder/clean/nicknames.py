@@ -1,0 +1,201 @@
+"""Nicknames: what people who chat call each other and their own people, whatever the word.
+
+A nickname is often a plain word ("tank", "bean", "Sparks") or a short form no name list holds
+("jj", "tati"): no census list and no NER finds it, and the word alone says nothing. Two slots of
+chat grammar say that a word is what someone is called, in any corpus:
+
+- **the addressee of a greeting, thanks or farewell** that ends its clause: "night bean", "thanks
+  digger", "Cya tmrw Liv", "gracias maca" (``GREETING_SLOT``);
+- **the complement of a naming verb**: "everyone calls me Bubba", "we call her Noodle", "goes by
+  Blaze", "aka Ace", "me dicen Toño", "qu'on appelle Nounours" (``NAMING``).
+
+What else stands in those slots is a closed class, declared in ``NOT_ADDRESSEES``: terms of address
+and kinship (dude, babe, mom, everyone), time and degree words (again, tonight, so much) and the
+assistant's names; with the words names.py and precision.py already know are no names (chat words,
+interjections, products, public figures). A naming verb's complement must also not be an adjective
+or an adverb ("call me crazy", "call me back") nor a vehicle, unless it is written with a capital.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from builder.clean.alternation import Gated
+from builder.clean.precision import NOT_NAMES, is_public
+
+NameSpan = tuple[int, int, str, float, str]
+
+# Words that address someone without naming them, or end a greeting: a closed class of the language.
+NOT_ADDRESSEES = frozenset("""
+all everyone everybody anyone anybody someone y'all yall you u ya yah guys gals ladies gents gentlemen folks people peeps
+fam family friends friend team squad gang crew class chat group kids children boys girls lads lasses mates
+man dude bro bruh brah bros sis sisters brother sister bud buddy buddies pal pals mate homie homies homes dawg dog
+fella fellas lad lass son kiddo kid child girl boy lady lord sir madam maam ma'am miss mister mrs mr ms dr doc
+babe baby bae love luv lovely honey hun hon sweetie sweetheart sweety darling dear dearie cutie cutey sunshine
+beautiful gorgeous handsome angel princess prince queen king boss chief champ captain coach teach teacher
+mom mum mommy mummy mama mamma momma ma dad daddy papa pa pops grandma grandpa granny gran nana nan grandad
+grandmother grandfather auntie aunt aunty uncle cousin bestie bff twin neighbor neighbour
+again too also anyway anyways now then later tonight today tomorrow tmrw tmr yesterday everything anything
+much so lot lots loads heaps tons bunch million billion alot soo sooo world there here back home
+bot assistant ai gpt chatgpt computer machine robot brb gtg g2g ttyl irl xd xoxo hru
+goodness god gosh heavens lord alligator
+traveler traveller stranger strangers visitor visitors reader readers user users newcomer adventurer hero player
+amor cariño cariña mi querido querida mija mijo güey wey mano cara mec meuf chéri chérie schatz liebling maus
+mille mil beaucoup vielmals muito muchas mucho tanto tante todos tous alle tutti
+""".split())
+
+# A word between the greeting and the name: "see you tomorrow Liv", "night again sprout", "love you nana bea".
+_BETWEEN = r"(?:(?:again|too|tmrw|tmr|tomorrow|tonight|later|soon|then|there|so\s+much|a\s+lot|lots|guys|man|dude|bro)[ \t]*,?[ \t]+)?"
+_KIN = r"(?:(?:nana|grandma|grandpa|granny|abuela|abuelo|uncle|auntie|aunt|aunty|tia|tio|tía|tío|cousin|coach|lil|big)[ \t]+)?"
+_WORD = r"[^\W\d_][^\W\d_'’]*(?:-[^\W\d_]+)?"
+_END = r"(?=[ \t]*(?:$|\n|[^\w\s'’-]))"  # the clause ends: a line's end, a mark, an emoji
+GREETINGS = (r"hi|hii+|hey+|heya|hiya|hello|sup|thanks|thank\s+you|thankyou|thx|ty|tysm|tyvm|bye|bye\s+bye|goodbye"
+             r"|cya|see\s+ya|see\s+you|see\s+u|later|laters|night|nite|nighty\s+night|goodnight|good\s+night|gn|gnight"
+             r"|morning|mornin|good\s+morning|gm|evening|good\s+evening|congrats|congratulations|love\s+you|love\s+u|ily"
+             r"|miss\s+you|miss\s+u|take\s+care|gl|good\s+luck|happy\s+birthday|hbd|cheers|welcome|welcome\s+back"
+             r"|gracias|hola|buenas|buenas\s+noches|adi[oó]s|chao|merci|salut|coucou|bonne\s+nuit|bisous|ciao|grazie"
+             r"|danke|tsch[üu]ss|gute\s+nacht|hallo|valeu|obrigad[oa]|oi|ol[áa]|boa\s+noite|tchau|beijos")
+# The greeting opens its clause: a line's or a sentence's start, a comma, or a sound before it ("ok night
+# sprout", "aww thanks Lolo!"); "a starry night sky", "the morning air" are no greetings.
+_OPENS = r"(?:^|(?<=[.!?,;:…(¡¿])|(?<=\n))[ \t]*(?:(?:ok|okay|k|aw+|omg|lol|haha|well|oh|and|so|gotta\s+go)[ \t]*,?[ \t]+)?"
+GREETING_SLOT = Gated(re.compile(
+    rf"{_OPENS}(?:{GREETINGS})[ \t]*,?[ \t]+{_BETWEEN}(?P<kin>{_KIN})(?P<name>{_WORD}){_END}",
+    re.I | re.M))
+_GREETING_WORD = re.compile(rf"(?:{GREETINGS})", re.I)
+
+# The naming verbs: what someone is called ("calls me", "goes by", "aka", "nicknamed"), in English and
+# the languages the slot reads (Spanish, French, German, Portuguese).
+_WHOM = r"(?:me|him|her)"  # not "them": "they called them foxhole radios"; "my brother": _call_my
+NAMING = Gated(re.compile(
+    rf"\b(?:call|calls|called|calling)[ \t]+{_WHOM}[ \t]+(?P<n1>{_WORD})"
+    rf"|\b(?:go|goes|going)[ \t]+by[ \t]+(?:the[ \t]+name[ \t]+(?:of[ \t]+)?)?(?P<n2>{_WORD})"
+    rf"|\b(?:a\.?k\.?a\.?|nick-?named|nickname\s+(?:is|was))[ \t]*,?[ \t]+(?P<n3>{_WORD})"
+    rf"|\b(?:me|le|te|nos|les)[ \t]+(?:dicen|llaman|decimos|llamamos)[ \t]+(?:el[ \t]+|la[ \t]+)?(?P<n4>{_WORD})"
+    rf"|\bque[ \t]+(?:todos[ \t]+)?(?:le[ \t]+)?(?:llamamos|decimos|dicen|llaman)[ \t]+(?P<n5>{_WORD})"
+    rf"|\b(?:qu['’]on|on[ \t]+(?:m|l|t)['’])[ \t]*appelle[ \t]+(?P<n6>{_WORD})"
+    rf"|\b(?:nennen|nennt|nenne)[ \t]+(?:mich|ihn|sie|uns)[ \t]+(?:alle[ \t]+)?(?P<n7>{_WORD})"
+    rf"|\b(?:sagen|sagt|sage)[ \t]+(?:alle[ \t]+)?(?P<n8>{_WORD})[ \t]+zu[ \t]+(?:mir|ihm|ihr|uns)\b"
+    rf"|\b(?:me|o|a)[ \t]+chamam[ \t]+(?:de[ \t]+)?(?P<n9>{_WORD})"
+    rf"|\bchama(?:mos)?[ \t]+(?:ela|ele)[ \t]+de[ \t]+(?P<n10>{_WORD})",
+    re.I))
+NAMING_GROUPS = tuple(f"n{k}" for k in range(1, 11))
+_POSSESSIVE_AFTER = re.compile(r"['’]s\b")  # "they call him Korea's Maicon": a comparison, not his name
+# The function words of the other languages the slots read: never a name ("... llamamos de la ...").
+OTHER_FUNCTION_WORDS = frozenset("de del la el los las le les un una unos des du et y e o a en que qui por para con "
+                                 "à au aux der die das den dem ein eine und zu mit von um ao do da dos das em no na com"
+                                 .split())
+NOT_COMPLEMENTS = frozenset("names something anything whatever sometime anytime maybe please car cars bus train plane boat "
+                            "bike foot taxi cab subway metro tram ferry".split())  # "call me names", "goes by bus"
+
+EXAMPLES: tuple[tuple[str, list[str]], ...] = (  # (text, the nicknames found)
+    ("night bean, sleep well", ["bean"]),
+    ("Cya tmrw Liv", ["Liv"]),
+    ("love you nana bea, see you sunday", ["bea"]),
+    ("thanks digger", ["digger"]),
+    ("gracias maca, te debo una", ["maca"]),
+    ("everyone calls me Bubba at work", ["Bubba"]),
+    ("We call her Noodle.", ["Noodle"]),
+    ("i call my little brother Bug and he hates it", ["Bug"]),
+    ("I call my mom every day", []),
+    ("The guy I'm dating goes by Blaze.", ["Blaze"]),
+    ("My coworker, aka Ace, keeps taking credit", ["Ace"]),
+    ("Me dicen Toño en el trabajo.", ["Toño"]),
+    ("Mon coloc, qu'on appelle Nounours, ne fait jamais la vaisselle.", ["Nounours"]),
+    ("alle sagen Hansi zu mir", ["Hansi"]),
+    ("thanks everyone!", []),
+    ("thanks again", []),
+    ("love you mom", []),
+    ("night babe", []),
+    ("hello world", []),
+    ("call me crazy but I like it", []),
+    ("call me back later", []),
+    ("thanks chatgpt", []),
+    ("time goes by so fast", []),
+    ("we go by bus", []),
+    ("the powers dominate the colonized, aka subjugation.", []),
+    ("no joke they call him Korea's Maicon", []),
+    ('she always calls her father "daddy"', []),
+    ("Yeah, they called them foxhole radios.", []),
+    ("En Guaranda, la llama de la libertad nunca se apagó.", []),
+    ("thanks for the help", []),
+    ("hi there!", []),
+    ("a drawing of a starry night sky", []),
+    ("Good morning, followers!", []),
+    ("Salut salut", []),
+    ("ok night sprout", ["sprout"]),
+    ("See you soon!", []),
+    ("Thanks you too! Good luck debugging", []),
+    ("welcome backkkkkkk", []),
+    ("hey brb", []),
+    ("hey Sailorrr", ["Sailorrr"]),
+)
+
+
+def _addressee(word: str) -> bool:
+    """A word that may name whom a greeting addresses: none of the closed classes above nor a relation
+    ("she calls her father ..."), no greeting ("salut salut"), and in lower case no plural of a noun
+    ("good morning, followers")."""
+    from builder.clean.names import CHAT_WORDS, INTERJECTIONS, REL_WORDS, looks_like_identifier
+    from builder.clean.truecase import adverb, is_english_word
+
+    low = word.lower().strip("'’")
+    if len(low) < 2 or low in NOT_ADDRESSEES or low in NOT_NAMES or low in CHAT_WORDS or low in INTERJECTIONS:
+        return False
+    if re.fullmatch(rf"(?:{REL_WORDS})s?", low):
+        return False
+    if _GREETING_WORD.fullmatch(low) or is_public(word) or looks_like_identifier(word):
+        return False
+    plain = re.sub(r"(\w)\1{2,}", r"\1", low)  # "niiiiiiiice", "backkkkkkk", "hahahah": typed for effect
+    if re.fullmatch(r"a?(?:ha|he|hi|ah)+h?a?", low):
+        return False  # a laugh: "thanks man hahah"
+    if plain != low and (plain in NOT_ADDRESSEES or plain in CHAT_WORDS or word.islower() and is_english_word(plain)):
+        return False
+    if word.islower() and (re.search(r"[^su]s$", low) and is_english_word(low[:-1])  # "good morning, followers"
+                           or low.endswith("ing") and is_english_word(low)  # "good luck studying"
+                           or adverb(low)):  # "see you soon", "see ya round"
+        return False
+    return True
+
+
+def _named(word: str) -> bool:
+    """A naming verb's complement: an addressee that is, in lower case, no adjective or adverb
+    ("call me crazy", "call me back"; "slim" too, a price paid) nor a means of transport ("goes by bus"); written
+    with a capital it is a name ("call me Slim")."""
+    from builder.clean.truecase import modifier
+
+    if not _addressee(word):
+        return False
+    return word[0].isupper() or not modifier(word) and word.lower() not in NOT_COMPLEMENTS
+
+
+@functools.cache
+def _call_my() -> re.Pattern:
+    """"I call my little brother Bug": a naming verb, "my", up to two words and a relation word (names.py's)."""
+    from builder.clean.names import REL_WORDS
+
+    return re.compile(rf"\b(?:call|calls|called|calling)[ \t]+my[ \t]+(?:[\w'’-]+[ \t]+){{0,2}}?(?:{REL_WORDS})s?"
+                      rf"[ \t]+(?P<name>{_WORD})", re.I)
+
+
+def nicknames(text: str) -> list[NameSpan]:
+    """Nicknames in a greeting's slot (basis ``vocative_greeting``) and after a naming verb (``intro``)."""
+    out: list[NameSpan] = []
+    for m in GREETING_SLOT.finditer(text):
+        word = m.group("name")
+        if _addressee(word):
+            start = m.start("kin") if m.group("kin").lower().strip() in ("lil", "big") else m.start("name")
+            out.append((start, m.end("name"), "PERSON", 0.85, "vocative_greeting"))
+    for m in NAMING.finditer(text):
+        group = next(g for g in NAMING_GROUPS if m.group(g))
+        word = m.group(group)
+        if group == "n3" and word.islower():
+            continue  # "aka subjugation": "aka" renames things too; a nickname after it is written as a name
+        if word.lower() in OTHER_FUNCTION_WORDS or _POSSESSIVE_AFTER.match(text, m.end(group)):
+            continue
+        if _named(word):
+            out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
+    if "call" in text.lower():
+        out += [(m.start("name"), m.end("name"), "PERSON", 0.85, "intro") for m in _call_my().finditer(text)
+                if not _POSSESSIVE_AFTER.match(text, m.end("name")) and _named(m.group("name"))]
+    return out
