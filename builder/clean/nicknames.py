@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 
-from builder.clean.alternation import Gated
+from builder.clean.alternation import gate
 from builder.clean.precision import NOT_NAMES, is_public
 
 NameSpan = tuple[int, int, str, float, str]
@@ -59,15 +59,17 @@ GREETINGS = (r"hi|hii+|hey+|heya|hiya|hello|sup|thanks|thank\s+you|thankyou|thx|
 # The greeting opens its clause: a line's or a sentence's start, a comma, or a sound before it ("ok night
 # sprout", "aww thanks Lolo!"); "a starry night sky", "the morning air" are no greetings.
 _OPENS = r"(?:^|(?<=[.!?,;:…(¡¿])|(?<=\n))[ \t]*(?:(?:ok|okay|k|aw+|omg|lol|haha|well|oh|and|so|gotta\s+go)[ \t]*,?[ \t]+)?"
-GREETING_SLOT = Gated(re.compile(
-    rf"{_OPENS}(?:{GREETINGS})[ \t]*,?[ \t]+{_BETWEEN}(?P<kin>{_KIN})(?P<name>{_WORD}){_END}",
-    re.I | re.M))
+GREETING_SLOT = re.compile(rf"{_OPENS}(?:{GREETINGS})[ \t]*,?[ \t]+{_BETWEEN}(?P<kin>{_KIN})(?P<name>{_WORD}){_END}",
+                           re.I | re.M)
+# Asked first, whether a greeting word stands anywhere (its words grouped: alternation.py): a tenth of
+# WildChat's turns hold one.
+GREETING_ANY = gate(rf"\b(?:{GREETINGS})(?![\w'’])", re.I)
 _GREETING_WORD = re.compile(rf"(?:{GREETINGS})", re.I)
 
 # The naming verbs: what someone is called ("calls me", "goes by", "aka", "nicknamed"), in English and
 # the languages the slot reads (Spanish, French, German, Portuguese).
 _WHOM = r"(?:me|him|her)"  # not "them": "they called them foxhole radios"; "my brother": _call_my
-NAMING = Gated(re.compile(
+NAMING = re.compile(
     rf"\b(?:call|calls|called|calling)[ \t]+{_WHOM}[ \t]+(?P<n1>{_WORD})"
     rf"|\b(?:go|goes|going)[ \t]+by[ \t]+(?:the[ \t]+name[ \t]+(?:of[ \t]+)?)?(?P<n2>{_WORD})"
     rf"|\b(?:a\.?k\.?a\.?|nick-?named|nickname\s+(?:is|was))[ \t]*,?[ \t]+(?P<n3>{_WORD})"
@@ -78,7 +80,10 @@ NAMING = Gated(re.compile(
     rf"|\b(?:sagen|sagt|sage)[ \t]+(?:alle[ \t]+)?(?P<n8>{_WORD})[ \t]+zu[ \t]+(?:mir|ihm|ihr|uns)\b"
     rf"|\b(?:me|o|a)[ \t]+chamam[ \t]+(?:de[ \t]+)?(?P<n9>{_WORD})"
     rf"|\bchama(?:mos)?[ \t]+(?:ela|ele)[ \t]+de[ \t]+(?P<n10>{_WORD})",
-    re.I))
+    re.I)
+# ... and its verbs first (every branch needs one; the pronouns "me", "le", "que" before some are common)
+NAMING_VERB = gate(r"\b(?:call|calls|called|calling|go|goes|going|a\.?k\.?a|nick-?named|nickname|dicen|llaman|decimos"
+                   r"|llamamos|appelle|nennen|nennt|nenne|sagen|sagt|sage|chamam|chama|chamamos)(?![\w'’])", re.I)
 NAMING_GROUPS = tuple(f"n{k}" for k in range(1, 11))
 _POSSESSIVE_AFTER = re.compile(r"['’]s\b")  # "they call him Korea's Maicon": a comparison, not his name
 # The function words of the other languages the slots read: never a name ("... llamamos de la ...").
@@ -181,12 +186,12 @@ def _call_my() -> re.Pattern:
 def nicknames(text: str) -> list[NameSpan]:
     """Nicknames in a greeting's slot (basis ``vocative_greeting``) and after a naming verb (``intro``)."""
     out: list[NameSpan] = []
-    for m in GREETING_SLOT.finditer(text):
+    for m in GREETING_SLOT.finditer(text) if GREETING_ANY.search(text) else ():
         word = m.group("name")
         if _addressee(word):
             start = m.start("kin") if m.group("kin").lower().strip() in ("lil", "big") else m.start("name")
             out.append((start, m.end("name"), "PERSON", 0.85, "vocative_greeting"))
-    for m in NAMING.finditer(text):
+    for m in NAMING.finditer(text) if NAMING_VERB.search(text) else ():
         group = next(g for g in NAMING_GROUPS if m.group(g))
         word = m.group(group)
         if group == "n3" and word.islower():
