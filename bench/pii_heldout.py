@@ -46,8 +46,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATA_DIR = HERE / "pii_heldout"
 RESULTS = HERE / "results" / "pii_heldout.json"
-SPLIT = {"tuned_on": "WildChat (../shared/data/logs/wildchat), presidio generated sets and chitchat-dataset "
-                     "conversations apart from these (bench/pii_chitchat_tuning, classifiers/person_context)",
+SPLIT = {"tuned_on": "WildChat (../shared/data/logs/wildchat), presidio generated sets, chitchat-dataset "
+                     "conversations apart from these (bench/pii_chitchat_tuning, classifiers/person_context), "
+                     "Topical-Chat valid_freq conversations apart from these, and the written probes' tuning "
+                     "halves (bench/pii_written_probes, odd ids)",
          "held_out": ["chitchat-dataset 0.9.0", "OASST en_100_tree", "Topical-Chat valid_freq"]}
 OASST_FILE = "logs/oasst_en_100_tree.jsonl"
 TOPICAL_FILE = "topics/topical_chat_valid_freq.json"

@@ -11,22 +11,22 @@ from __future__ import annotations
 BENCH = "bench/results/pii_heldout.json"
 TUNED_ON = ("WildChat (589 conversations), presidio-research's generated sets, other chitchat-dataset "
             "conversations (the person-context model's labelled names), messages written for the benchmark "
-            "(the number- and street-context models' tuning halves) and the numbers of other Topical-Chat "
-            "valid_freq conversations (the number- and street-context models' numbers to keep); the "
-            "lower-case-name model learnt from names NER read in other chitchat-dataset conversations and "
+            "(the number- and street-context models' tuning halves, the nickname rules' tuning half) and the "
+            "numbers of other Topical-Chat valid_freq conversations (the number- and street-context models' "
+            "numbers to keep); the lower-case-name model learnt from names NER read in other chitchat-dataset conversations and "
             "WildChat's user turns")
 HELD_OUT = ("270 hand-labelled real dialogues and 300 dialogues with planted (canary) values, from "
             "chitchat-dataset 0.9.0, OpenAssistant en_100_tree and Topical-Chat valid_freq")
 
 # (what, k, n): k of n; every row is one line of the card
 MEASURED = {
-    "real_private_removed": ("private values in real dialogues that a person would redact, removed", 66, 86),
+    "real_private_removed": ("private values in real dialogues that a person would redact, removed", 70, 86),
     "canary_names_removed": ("planted person names, removed", 171, 183),
     "canary_streets_removed": ("planted street addresses, removed", 80, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
                                  "left intact", 13, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
-                          "removed or damaged", 131, 3623),
+                          "removed or damaged", 136, 3623),
 }
 
 
