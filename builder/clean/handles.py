@@ -59,15 +59,17 @@ AFTER = r"(?![\w@/#$.\-]*[\w@/#$])"  # the handle ends the token (no "x@y.com": 
 # "is" (in the chats' languages) or a colon before the handle; without one, only an @handle
 SAID = r"(?:(?:is|was|es|é|ist|est|c['’]est|è|era|war|heißt|heisst|to|jest)(?![\w'’])|->|→|=|:|-|–|—|'s|’s)"
 IS = (rf"(?:\s*{SAID}\s*[:\-]?\s*(?:just\s+|still\s+|now\s+|ainda\s+|todavía\s+|noch\s+|encore\s+)?[\"'“‘(]?"
-      r"|[!.,:]?\s+(?=@))")
+      r"|[!.,:]?\s+(?=@|u/))")
 THERE = r"(?:\s+(?:on\s+there|there|here|too|also|instead|now|then|would\s+be|will\s+be))?"
 # Words that make an @handle in the same turn somebody's own: "my YouTube channel? It's @x".
 OWNED_TURN = (rf"{OWNER}(?:[\w-]+\s+){{0,2}}?(?:{PLATFORM}|{ACCOUNT})|\b(?:mine|mío|mía|meu|minha|meins|mien|mienne"
               r"|mijne|mój|moje)(?![\w'’])|\b(?:follow|add|dm|sub(?:scribe)?\s+to)\s+(?:me|us)\b")
 INVITE = (r"(?:add|follow|dm|pm|message|msg|text|hmu|hit\s+me\s+up|find|look\s+me\s+up|friend|snap|catch|sub(?:scribe)?"
+          r"|reach|contact|ping"
           r"|chama|me\s+chama|folg(?:e|t)?|sígueme|sigueme|segue|seguimi|agrégame|agregame|ajoute|suis|volg|dodaj"
           r"|obserwuj|aggiungimi|adiciona)")
 ON = r"(?:on|at|in|via|through|over|to|no|na|en|auf|bei|sur|op|w|su)"
+THERE_WORD = r"(?:there|l[áà]|la|a[ií]|ah[ií]|dort|da)(?![\w'’])"  # "me segue lá, @x", "find me there: x"
 
 PASSWORD_WORD = (r"(?:pass\s?words?|passcode|passwd|pwd|pw|pass(?=\s*[:=])|pin(?:\s?(?:code|number))?|pass\s?phrase"
                  r"|contraseña|clave|senha|pass?wort|kennwort|mot\s+de\s+passe|mdp|wachtwoord|hasło|haslo"
@@ -123,19 +125,34 @@ CUES: tuple[Cue, ...] = (
          ("my snap is private lol", ""), ("Snapchat is a good tool for that", ""), ("my ps username is xo_luna", "xo_luna"))),
     Cue("offered_account", "USERNAME",
         "an invitation to reach someone on a platform gives their handle",
-        re.compile(rf"\b{INVITE}(?:[\s-]+(?:me|us|it|him|her|mir|moi|mnie|mi))?(?:\s+up)?(?:\s+{ON}\s+{PLATFORM}"
-                   rf"(?:\s+{ACCOUNT})?[\s,:!\-–]*(?:(?:it'?s|its|i'?m|im|at|as|is|é|es|como|als|comme)\s+)?"
+        re.compile(rf"\b{INVITE}(?:[\s-]+(?:me|us|it|him|her|mir|moi|mnie|mi))?(?:\s+up)?(?:\s+{THERE_WORD})?"
+                   rf"(?:\s+{ON}\s+{PLATFORM}(?:\s+{ACCOUNT})?[\s,:!\-–]*(?:(?:it'?s|its|i'?m|im|at|as|is|é|es|como|als"
+                   r"|comme|(?:user)?name['’]s|(?:user)?name\s+is)\s+)?"
                    r"|[\s,:]*(?=@)|(?<=\bme)\s+(?:at|as)\s+(?=\S*[\d_.]))[\"'“]?" + rf"{HANDLE}{AFTER}", re.I),
         (("Btw follow me on insta @spencerchandler", "@spencerchandler"), ("snap me at lil.mango.x 🥭", "lil.mango.x"), ("add me on snap, its jkow92 lol", "jkow92"),
          ("hmu on discord: nightowl#4821", "nightowl#4821"), ("dm me on ig @pito.bedo", "@pito.bedo"),
          ("catch me on fortnite as Sk8rBoi_Zed", "Sk8rBoi_Zed"), ("follow me @danny.reyes.films I just posted", "@danny.reyes.films"),
-         ("add me on snapchat sometime!", ""), ("follow us on twitter for updates", ""))),
+         ("add me on snapchat sometime!", ""), ("follow us on twitter for updates", ""),
+         ("you can reach me on telegram at vlad_kh", "vlad_kh"), ("find me on discord, name's kestrel_99", "kestrel_99"),
+         ("me segue lá, @bia.desenha", "@bia.desenha"), ("reach me on discord later", ""))),
     Cue("goes_by", "USERNAME",
         "'I go by x on', 'I'm x on Twitch': a name someone uses on a platform",
         re.compile(rf"\b(?:i\s+go|(?:he|she|they)\s+goes?|i'?m|im|i\s+am|soy|sou|ich\s+bin|je\s+suis)\s+(?:by\s+)?"
                    rf"{HANDLE}{AFTER}\s+(?:on|in|there|everywhere|en|no|auf|sur)\b", re.I),
         (("I go by night_owl on most forums", "night_owl"), ("ya follow my spotify, im bassline.benny there", "bassline.benny"),
          ("I'm home on Sunday", ""), ("Bewertung der Ergebnisse im Hinblick auf die Fragestellung", "")),
+        marked_handles=True),
+    Cue("known_as_on_platform", "USERNAME",
+        "'I'm on twitter as @x', 'she's on discord as x': the name someone uses there",
+        re.compile(rf"\b(?:i['’]?m|im|i\s+am|(?:he|she)['’]s|(?:he|she)\s+is|they['’]re|they\s+are|we['’]re|we\s+are)"
+                   rf"\s+(?:on|in)\s+{PLATFORM}\s+(?:as|under)\s+{HANDLE}{AFTER}", re.I),
+        (("I'm on twitter as @hollowmoth_art, can you help me?", "@hollowmoth_art"),
+         ("she's on discord as kestrel_99", "kestrel_99"), ("I'm on twitter as a lurker", "")),
+        marked_handles=True),
+    Cue("mine_is", "USERNAME",
+        "'whats ur snap? mine's x': a handle-shaped token said to be mine, in a turn that names a platform",
+        re.compile(rf"(?:{PLATFORM}|{OWN_ACCOUNT})[^\n]{{0,80}}?\bmine(?:['’]s|\s+is)\s+{HANDLE}{AFTER}", re.I),
+        (("yo whats ur snap? mine's jen.k.22", "jen.k.22"), ("your snap is cool, mine is boring", "")),
         marked_handles=True),
     Cue("handle_is_mine", "USERNAME",
         "a handle said to be someone's account, after it ('jess.k.art is my insta', 'x is her gamertag')",
