@@ -17,7 +17,7 @@ from pathlib import Path
 
 from builder.clean.alternation import Gated, gate
 from builder.clean.languages import mostly_latin
-from builder.clean.nicknames import GREETINGS, NOT_ADDRESSEES, nicknames
+from builder.clean.nicknames import GREETINGS, NOT_ADDRESSEES, greeting_word, nicknames
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.traits.fiction import CHAT_LOG
 
@@ -495,6 +495,8 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
         known = low in first_names() or low in _census("last_names.txt")
         if low in NOT_NAMES or is_public(word) and not known:
             return False  # a public word joins only as a surname people have ("Darnell Washington")
+        if greeting_word(low):
+            return False  # "Hola Luisa": the greeting is not her first name
         if over_particles.strip():  # "Messi de la Argentina", "Maria de Janeiro": only a name joins over "de la"
             return low in census
         return known and not (sentence_start and is_english_word(low)) or not is_english_word(low)

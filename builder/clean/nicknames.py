@@ -137,6 +137,11 @@ EXAMPLES: tuple[tuple[str, list[str]], ...] = (  # (text, the nicknames found)
 )
 
 
+def greeting_word(word: str) -> bool:
+    """A greeting ("Hola", "thanks", "cya"): never part of the name it greets. "Ty" is a given name too."""
+    return word.lower() != "ty" and _GREETING_WORD.fullmatch(word) is not None
+
+
 def _addressee(word: str) -> bool:
     """A word that may name whom a greeting addresses: none of the closed classes above nor a relation
     ("she calls her father ..."), no greeting ("salut salut"), and in lower case no plural of a noun

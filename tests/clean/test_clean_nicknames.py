@@ -41,6 +41,19 @@ def test_lead_words_are_not_part_of_a_name(text, start):
     assert after_lead_words(text, 0, len(text)) == start
 
 
+@pytest.mark.parametrize("text, span, whole", [
+    ("Hola Luisa,", "Luisa", "Luisa"),  # a greeting is not her first name
+    ("Ciao Luisa,", "Luisa", "Luisa"),
+    ("Dear Pierpaolo Rossi,", "Rossi", "Pierpaolo Rossi"),  # a name word still joins
+])
+def test_a_greeting_never_joins_a_name(text, span, whole):
+    from builder.clean.names import whole_name
+
+    start = text.index(span)
+    s, e = whole_name(text, start, start + len(span))
+    assert text[s:e] == whole
+
+
 def test_a_cue_wins_a_tie_with_ner():
     spans = [{"start": 8, "end": 12, "entity": "PERSON", "score": 0.85, "basis": "ner"},
              {"start": 8, "end": 12, "entity": "PERSON", "score": 0.85, "basis": "vocative_greeting"}]
