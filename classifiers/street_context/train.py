@@ -5,7 +5,8 @@ row, labelled 1 when it is part of a street address. All from tuning sources (no
 bench/pii_heldout, whose ``source_id`` fields alone are read to stay off it):
 
 - addresses written by people, not by this project's rules: the TUNING halves (odd ids) of
-  bench/pii_written_probes ``streets.jsonl``, ``streets_b.jsonl`` and ``probes.jsonl``, whose
+  bench/pii_written_probes ``streets.jsonl``, ``streets_b.jsonl``, ``probes.jsonl`` and, since session 50,
+  ``places_c.jsonl`` and ``places_d.jsonl``, whose
   helpers never saw this code: a word in a ``STREET`` value is 1; the words right after one in its
   sentence (of the ``AFTER`` words after it, the capitalised ones and numbers: the town, the postcode,
   which the values leave out) are left out; every
@@ -41,7 +42,7 @@ from classifiers.street_context.model import FEATURES_VERSION, WEIGHTS, spans
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS = HERE / "train_results.json"
-WITH_STREETS = ("streets.jsonl", "streets_b.jsonl", "probes.jsonl")
+WITH_STREETS = ("streets.jsonl", "streets_b.jsonl", "probes.jsonl", "places_c.jsonl", "places_d.jsonl")  # places_*: session 50
 WITHOUT_STREETS = ("structured_d.jsonl", "numbers.jsonl", "numbers_b.jsonl", "numbers_c.jsonl", "names.jsonl",
                    "names_b.jsonl", "accounts.jsonl")
 AFTER = 6
