@@ -69,7 +69,7 @@ INVITE = (r"(?:add|follow|dm|pm|message|msg|text|hmu|hit\s+me\s+up|find|look\s+m
           r"|chama|me\s+chama|folg(?:e|t)?|sígueme|sigueme|segue|seguimi|agrégame|agregame|ajoute|suis|volg|dodaj"
           r"|obserwuj|aggiungimi|adiciona)")
 ON = r"(?:on|at|in|via|through|over|to|no|na|en|auf|bei|sur|op|w|su)"
-THERE_WORD = r"(?:there|l[áà]|la|a[ií]|ah[ií]|dort|da)(?![\w'’])"  # "me segue lá, @x", "find me there: x"
+THERE_WORD = r"(?:there|l[áà]|la|a[ií]|ah[ií]|dort|da)(?![\w'’])"  # "me segue lá, @x", "follow me there @x"
 
 PASSWORD_WORD = (r"(?:pass\s?words?|passcode|passwd|pwd|pw|pass(?=\s*[:=])|pin(?:\s?(?:code|number))?|pass\s?phrase"
                  r"|contraseña|clave|senha|pass?wort|kennwort|mot\s+de\s+passe|mdp|wachtwoord|hasło|haslo"
@@ -134,7 +134,8 @@ CUES: tuple[Cue, ...] = (
          ("catch me on fortnite as Sk8rBoi_Zed", "Sk8rBoi_Zed"), ("follow me @danny.reyes.films I just posted", "@danny.reyes.films"),
          ("add me on snapchat sometime!", ""), ("follow us on twitter for updates", ""),
          ("you can reach me on telegram at vlad_kh", "vlad_kh"), ("find me on discord, name's kestrel_99", "kestrel_99"),
-         ("me segue lá, @bia.desenha", "@bia.desenha"), ("reach me on discord later", ""))),
+         ("me segue lá, @bia.desenha", "@bia.desenha"), ("reach me on discord later", ""),
+         ("reach me on telegram at 5pm", ""))),
     Cue("goes_by", "USERNAME",
         "'I go by x on', 'I'm x on Twitch': a name someone uses on a platform",
         re.compile(rf"\b(?:i\s+go|(?:he|she|they)\s+goes?|i'?m|im|i\s+am|soy|sou|ich\s+bin|je\s+suis)\s+(?:by\s+)?"
@@ -152,7 +153,8 @@ CUES: tuple[Cue, ...] = (
     Cue("mine_is", "USERNAME",
         "'whats ur snap? mine's x': a handle-shaped token said to be mine, in a turn that names a platform",
         re.compile(rf"(?:{PLATFORM}|{OWN_ACCOUNT})[^\n]{{0,80}}?\bmine(?:['’]s|\s+is)\s+{HANDLE}{AFTER}", re.I),
-        (("yo whats ur snap? mine's jen.k.22", "jen.k.22"), ("your snap is cool, mine is boring", "")),
+        (("yo whats ur snap? mine's jen.k.22", "jen.k.22"), ("your snap is cool, mine is boring", ""),
+         ("your snap score is huge, mine is 12k", "")),
         marked_handles=True),
     Cue("handle_is_mine", "USERNAME",
         "a handle said to be someone's account, after it ('jess.k.art is my insta', 'x is her gamertag')",
@@ -245,6 +247,8 @@ def may_hold(text: str) -> bool:
 PLACEHOLDER = re.compile(r"^(?:[*x•.#_\-]+|<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\$\w+|your[_\-]?\w*|my[_\-]?\w*|\w*password\w*"
                          r"|example\w*|placeholder|secret|changeme|redacted|hidden|xxx+|none|null|empty|blank)$", re.I)
 TRAILING = ".,;:!?)]}\"'”’…-"
+# A time, a count or a version ("at 5pm", "mine is 12k", "v2.0", "mine is 40"); a long run of digits may be an id.
+AMOUNT = re.compile(r"v?\d+(?:[.:,]\d+)+|v\d+|\d+(?:am|pm|k|m|h|min|s|x|st|nd|rd|th)|\d{1,4}", re.I)
 OWNED_TURN_RE = gate(OWNED_TURN, re.I)  # asked only whether there is one (alternation.py)
 
 
@@ -308,6 +312,8 @@ def find_handles(text: str) -> list[tuple[int, int, str, float, str]]:
                 continue
             if PLACEHOLDER.match(bare if group == "handle" else value):
                 continue
+            if group == "handle" and AMOUNT.fullmatch(bare):
+                continue  # "reach me on telegram at 5pm", "mine is 12k", "v2.0": a time, a count, a version
             if group == "handle" and not cue.weak_handles and not handle_shaped(value, cue.marked_handles):
                 continue  # "Snapchat is poison": a plain word counts only after "my username is"
             if cue.name == "handle_on_platform" and value.startswith("@") and not owned_turn:

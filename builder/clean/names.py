@@ -17,7 +17,7 @@ from pathlib import Path
 
 from builder.clean.alternation import Gated, gate
 from builder.clean.languages import mostly_latin
-from builder.clean.nicknames import GREETINGS, NOT_ADDRESSEES, greeting_word, nicknames
+from builder.clean.nicknames import GREETINGS, LEADING_GREETING_NAMES, NOT_ADDRESSEES, greeting_word, nicknames
 from builder.clean.precision import NOT_NAMES, is_public
 from builder.traits.fiction import CHAT_LOG
 
@@ -496,7 +496,7 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
         if low in NOT_NAMES or is_public(word) and not known:
             return False  # a public word joins only as a surname people have ("Darnell Washington")
         if greeting_word(low):
-            return False  # "Hola Luisa": the greeting is not her first name
+            return False  # "Hola Luisa": the greeting is not her first name (a census name greets too: "Elaine Chao")
         if over_particles.strip():  # "Messi de la Argentina", "Maria de Janeiro": only a name joins over "de la"
             return low in census
         return known and not (sentence_start and is_english_word(low)) or not is_english_word(low)
@@ -704,7 +704,10 @@ def after_relation_noun(text: str, start: int, end: int) -> int:
 
 # A name never starts with the speaker's own words: NER reads "I'm Kenji", "Hey Ana" or "gracias maca" as one
 # name (the greetings are nicknames.py's).
-LEAD_WORDS = re.compile(rf"(?:(?:i['’]?m|i\s+am|dear|yo|(?!ty\b)(?:{GREETINGS}))\b[,!]?\s+)+(?=[^\W\d_])", re.I)  # "Ty Cobb"
+# A greeting that is also a census name ("Ty Cobb", "Chao Li") starts a name unless a comma or "!" ends it.
+_NAME_GREETING = "|".join(sorted(LEADING_GREETING_NAMES))
+LEAD_WORDS = re.compile(rf"(?:(?:(?:i['’]?m|i\s+am|dear|yo|(?!(?:{_NAME_GREETING})\b)(?:{GREETINGS}))\b[,!]?"
+                        rf"|(?:{_NAME_GREETING})\b[,!])\s+)+(?=[^\W\d_])", re.I)
 
 
 def after_lead_words(text: str, start: int, end: int) -> int:
@@ -791,8 +794,10 @@ def _vocative_word(word: str) -> bool:
     from builder.clean.word_kinds import product
 
     low = word.lower().strip("'’")
-    if len(low) < 2 or low in INTERJECTIONS or low in CHAT_WORDS or low in NOT_NAMES or low in NOT_ADDRESSEES or is_public(word):
-        return False  # ("good morning, sunshine": a term of address, nicknames.py's)
+    if len(low) < 2 or low in INTERJECTIONS or low in CHAT_WORDS or low in NOT_NAMES or is_public(word):
+        return False
+    if low in NOT_ADDRESSEES and not (word[0].isupper() and low in first_names()):
+        return False  # "good morning, sunshine": a term of address (nicknames.py's); "Hi Cara!" is a name
     if low in first_names():
         return True
     forms = {low, re.sub(r"(?:es|s|ed|ing|ly)$", "", low), re.sub(r"s$", "", low)}  # "numbers" is a word too

@@ -27,29 +27,58 @@ from builder.clean.precision import NOT_NAMES, is_public
 NameSpan = tuple[int, int, str, float, str]
 
 # Words that address someone without naming them, or end a greeting: a closed class of the language.
+# (Checked beside precision.NOT_NAMES, names.CHAT_WORDS and INTERJECTIONS and the relation words, which
+# hold more of them: "dude", "mom", "guys", "everyone".)
 NOT_ADDRESSEES = frozenset("""
-all everyone everybody anyone anybody someone y'all yall you u ya yah guys gals ladies gents gentlemen folks people peeps
-fam family friends friend team squad gang crew class chat group kids children boys girls lads lasses mates
-man dude bro bruh brah bros sis sisters brother sister bud buddy buddies pal pals mate homie homies homes dawg dog
-fella fellas lad lass son kiddo kid child girl boy lady lord sir madam maam ma'am miss mister mrs mr ms dr doc
-babe baby bae love luv lovely honey hun hon sweetie sweetheart sweety darling dear dearie cutie cutey sunshine
-beautiful gorgeous handsome angel princess prince queen king boss chief champ captain coach teach teacher
-mom mum mommy mummy mama mamma momma ma dad daddy papa pa pops grandma grandpa granny gran nana nan grandad
-grandmother grandfather auntie aunt aunty uncle cousin bestie bff twin neighbor neighbour
+anyone anybody someone y'all yall you u ya yah gals gents peeps people users fam family squad gang crew class chat group
+boy girl bud brah dog auntie aunty papa irl mi
+children boys girls lads lasses mates bros buddies pals homies homes fella fellas lad lass kiddo miss mister
+mrs mr ms dr doc babe baby bae luv lovely hun hon sweetheart sweety dearie cutie cutey sunshine beautiful
+gorgeous handsome angel chief champ teach mommy mummy mama mamma momma ma pa pops gran nan grandad
 again too also anyway anyways now then later tonight today tomorrow tmrw tmr yesterday everything anything
-much so lot lots loads heaps tons bunch million billion alot soo sooo world there here back home
-bot assistant ai gpt chatgpt computer machine robot brb gtg g2g ttyl irl xd xoxo hru
-goodness god gosh heavens lord alligator
-traveler traveller stranger strangers visitor visitors reader readers user users newcomer adventurer hero player
-amor cariño cariña mi querido querida mija mijo güey wey mano cara mec meuf chéri chérie schatz liebling maus
-mille mil beaucoup vielmals muito muchas mucho tanto tante todos tous alle tutti
+much so lot lots loads heaps tons bunch million billion alot soo sooo back home
+computer machine robot brb gtg g2g ttyl xd xoxo hru tho fr bb xx sm hf rn smh cuz ngl frens
+goodness god gosh heavens
+traveler traveller stranger strangers visitor visitors reader readers newcomer adventurer hero player
+""".split()) | frozenset((
+    "alligator",  # "see ya later alligator": a rhyme
+))
+# ... and in the other languages the slots read: address, kinship, time and degree words ("gracias amigo",
+# "hallo zusammen", "tchau galera", "nos llaman mañana"), beside spaCy's stop words of those languages.
+OTHER_NOT_ADDRESSEES = frozenset("""
+amor cariño cariña querido querida mija mijo güey wey amigo amiga amigos amigas hermano hermana gente mundo
+tardes noches días igualmente mañana hoy luego pronto
+mec meuf chéri chérie copain copine infiniment demain bientôt
+schatz liebling maus leute zusammen schön morgen heute später bescheid
+mano cara galera pessoal amanhã hoje louco
+bella bello tutti domani mille mil beaucoup vielmals muito muchas mucho tanto tante todos tous alle
 """.split())
+# Greetings that are also census names ("Elaine Chao", "Jim Goodnight"): a name widened over the words beside it
+# takes them; of these, the ones a name starts with ("Ty Cobb", "Chao Li") are never trimmed off its front.
+GREETING_NAMES = frozenset("ty chao bye goodnight morning".split())
+LEADING_GREETING_NAMES = frozenset("ty chao".split())
+# Greetings that are also nouns: without a comma, the word after one is a compound's ("Night shift!",
+# "Morning routine", "Welcome message", "Good luck charm"), unless it is no English word ("night Liv").
+NOUN_GREETINGS = re.compile(r"(?:good\s+)?(?:night|nite|morning|mornin|evening|afternoon)|goodnight|welcome|later|cheers"
+                            r"|good\s+luck|happy\s+birthday|congrats|congratulations", re.I)
+
+
+@functools.cache
+def _other_stop_words() -> frozenset[str]:
+    """spaCy's stop words of the other languages the slots read (es, fr, de, pt, it)."""
+    import importlib
+
+    words: set[str] = set()
+    for lang in ("es", "fr", "de", "pt", "it"):
+        words |= importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
+    return frozenset(words)
+
 
 # A word between the greeting and the name: "see you tomorrow Liv", "night again sprout", "love you nana bea".
 _BETWEEN = r"(?:(?:again|too|tmrw|tmr|tomorrow|tonight|later|soon|then|there|so\s+much|a\s+lot|lots|guys|man|dude|bro)[ \t]*,?[ \t]+)?"
 _KIN = r"(?:(?:nana|grandma|grandpa|granny|abuela|abuelo|uncle|auntie|aunt|aunty|tia|tio|tía|tío|cousin|coach|lil|big)[ \t]+)?"
 _WORD = r"[^\W\d_][^\W\d_'’]*(?:-[^\W\d_]+)?"
-_END = r"(?=[ \t]*(?:$|\n|[^\w\s'’-]))"  # the clause ends: a line's end, a mark, an emoji
+_END = r"(?=[ \t]*(?:$|\n|[^\w\s'’:-]))"  # the clause ends: a line's end, a mark, an emoji (no heading's colon)
 GREETINGS = (r"hi|hii+|hey+|heya|hiya|hello|sup|thanks|thank\s+you|thankyou|thx|ty|tysm|tyvm|bye|bye\s+bye|goodbye"
              r"|cya|see\s+ya|see\s+you|see\s+u|later|laters|night|nite|nighty\s+night|goodnight|good\s+night|gn|gnight"
              r"|morning|mornin|good\s+morning|gm|evening|good\s+evening|congrats|congratulations|love\s+you|love\s+u|ily"
@@ -59,8 +88,8 @@ GREETINGS = (r"hi|hii+|hey+|heya|hiya|hello|sup|thanks|thank\s+you|thankyou|thx|
 # The greeting opens its clause: a line's or a sentence's start, a comma, or a sound before it ("ok night
 # sprout", "aww thanks Lolo!"); "a starry night sky", "the morning air" are no greetings.
 _OPENS = r"(?:^|(?<=[.!?,;:…(¡¿])|(?<=\n))[ \t]*(?:(?:ok|okay|k|aw+|omg|lol|haha|well|oh|and|so|gotta\s+go)[ \t]*,?[ \t]+)?"
-GREETING_SLOT = re.compile(rf"{_OPENS}(?:{GREETINGS})[ \t]*,?[ \t]+{_BETWEEN}(?P<kin>{_KIN})(?P<name>{_WORD}){_END}",
-                           re.I | re.M)
+GREETING_SLOT = re.compile(rf"{_OPENS}(?P<greeting>{GREETINGS})(?P<comma>[ \t]*,)?[ \t]+{_BETWEEN}(?P<kin>{_KIN})"
+                           rf"(?P<name>{_WORD}){_END}", re.I | re.M)
 # Asked first, whether a greeting word stands anywhere (its words grouped: alternation.py): a tenth of
 # WildChat's turns hold one.
 GREETING_ANY = gate(rf"\b(?:{GREETINGS})(?![\w'’])", re.I)
@@ -71,6 +100,8 @@ _GREETING_WORD = re.compile(rf"(?:{GREETINGS})", re.I)
 _WHOM = r"(?:me|him|her)"  # not "them": "they called them foxhole radios"; "my brother": _call_my
 NAMING = re.compile(
     rf"\b(?:call|calls|called|calling)[ \t]+{_WHOM}[ \t]+(?P<n1>{_WORD})"
+    rf"|\b(?:i|he|she|they|we|who|everyone|everybody)[ \t]+(?:just[ \t]+|usually[ \t]+|mostly[ \t]+|now[ \t]+)?"
+    rf"(?:go|goes)[ \t]+by[ \t]+(?P<n11>{_WORD})"  # a person goes by it: in any case ("I go by nightowl")
     rf"|\b(?:go|goes|going)[ \t]+by[ \t]+(?:the[ \t]+name[ \t]+(?:of[ \t]+)?)?(?P<n2>{_WORD})"
     rf"|\b(?:a\.?k\.?a\.?|nick-?named|nickname\s+(?:is|was))[ \t]*,?[ \t]+(?P<n3>{_WORD})"
     rf"|\b(?:me|le|te|nos|les)[ \t]+(?:dicen|llaman|decimos|llamamos)[ \t]+(?:el[ \t]+|la[ \t]+)?(?P<n4>{_WORD})"
@@ -84,7 +115,7 @@ NAMING = re.compile(
 # ... and its verbs first (every branch needs one; the pronouns "me", "le", "que" before some are common)
 NAMING_VERB = gate(r"\b(?:call|calls|called|calling|go|goes|going|a\.?k\.?a|nick-?named|nickname|dicen|llaman|decimos"
                    r"|llamamos|appelle|nennen|nennt|nenne|sagen|sagt|sage|chamam|chama|chamamos)(?![\w'’])", re.I)
-NAMING_GROUPS = tuple(f"n{k}" for k in range(1, 11))
+NAMING_GROUPS = ("n1", "n11", *(f"n{k}" for k in range(2, 11)))
 _POSSESSIVE_AFTER = re.compile(r"['’]s\b")  # "they call him Korea's Maicon": a comparison, not his name
 # The function words of the other languages the slots read: never a name ("... llamamos de la ...").
 OTHER_FUNCTION_WORDS = frozenset("de del la el los las le les un una unos des du et y e o a en que qui por para con "
@@ -94,7 +125,8 @@ NOT_COMPLEMENTS = frozenset("names something anything whatever sometime anytime 
                             "bike foot taxi cab subway metro tram ferry".split())  # "call me names", "goes by bus"
 
 EXAMPLES: tuple[tuple[str, list[str]], ...] = (  # (text, the nicknames found)
-    ("night bean, sleep well", ["bean"]),
+    ("night bean, sleep well", []),  # the cost of "Night shift!": a word after a noun greeting is a compound's
+    ("bye bean, sleep well", ["bean"]),
     ("Cya tmrw Liv", ["Liv"]),
     ("love you nana bea, see you sunday", ["bea"]),
     ("thanks digger", ["digger"]),
@@ -128,30 +160,44 @@ EXAMPLES: tuple[tuple[str, list[str]], ...] = (  # (text, the nicknames found)
     ("a drawing of a starry night sky", []),
     ("Good morning, followers!", []),
     ("Salut salut", []),
-    ("ok night sprout", ["sprout"]),
+    ("ok bye sprout", ["sprout"]),
     ("See you soon!", []),
     ("Thanks you too! Good luck debugging", []),
     ("welcome backkkkkkk", []),
     ("hey brb", []),
     ("hey Sailorrr", ["Sailorrr"]),
+    ("Night shift!", []),
+    ("Morning routine:", []),
+    ("thanks, noted", []),
+    ("gracias amigo", []),
+    ("hallo zusammen!", []),
+    ("danke schön", []),
+    ("thanks tho", []),
+    ("it goes by weight", []),
+    ("I go by nightowl on most forums", ["nightowl"]),
+    ("pls call my neighbour sue, she has a key", ["sue"]),
+    ("call me ASAP", []),
 )
 
 
 def greeting_word(word: str) -> bool:
-    """A greeting ("Hola", "thanks", "cya"): never part of the name it greets. "Ty" is a given name too."""
-    return word.lower() != "ty" and _GREETING_WORD.fullmatch(word) is not None
+    """A greeting ("Hola", "thanks", "cya"): never part of the name it greets, unless it is a name too
+    (``GREETING_NAMES``)."""
+    return word.lower() not in GREETING_NAMES and _GREETING_WORD.fullmatch(word) is not None
 
 
 def _addressee(word: str) -> bool:
     """A word that may name whom a greeting addresses: none of the closed classes above nor a relation
     ("she calls her father ..."), no greeting ("salut salut"), and in lower case no plural of a noun
     ("good morning, followers")."""
-    from builder.clean.names import CHAT_WORDS, INTERJECTIONS, REL_WORDS, looks_like_identifier
-    from builder.clean.truecase import adverb, is_english_word
+    from builder.clean.names import CHAT_WORDS, INTERJECTIONS, REL_WORDS, first_names, looks_like_identifier
+    from builder.clean.truecase import SLANG, adverb, is_english_word
 
     low = word.lower().strip("'’")
-    if len(low) < 2 or low in NOT_ADDRESSEES or low in NOT_NAMES or low in CHAT_WORDS or low in INTERJECTIONS:
-        return False
+    if len(word) < 3 or low in NOT_ADDRESSEES or low in NOT_NAMES or low in CHAT_WORDS or low in INTERJECTIONS:
+        return False  # (two letters: no name the span rules keep)
+    if low in OTHER_NOT_ADDRESSEES or low in SLANG or low in _other_stop_words() and low not in first_names():
+        return False  # ("sue" is an Italian stop word and an English name)
     if re.fullmatch(rf"(?:{REL_WORDS})s?", low):
         return False
     if _GREETING_WORD.fullmatch(low) or is_public(word) or looks_like_identifier(word):
@@ -191,16 +237,22 @@ def _call_my() -> re.Pattern:
 def nicknames(text: str) -> list[NameSpan]:
     """Nicknames in a greeting's slot (basis ``vocative_greeting``) and after a naming verb (``intro``)."""
     out: list[NameSpan] = []
+    from builder.clean.truecase import at_most_a_noun, is_english_word
+
     for m in GREETING_SLOT.finditer(text) if GREETING_ANY.search(text) else ():
         word = m.group("name")
+        if m.group("comma") and word.islower() and not at_most_a_noun(word):
+            continue  # "thanks, noted", "hey, listen": a reply, not an addressee
+        if not m.group("comma") and NOUN_GREETINGS.fullmatch(m.group("greeting")) and is_english_word(word):
+            continue  # "Night shift!", "Morning routine": a compound
         if _addressee(word):
             start = m.start("kin") if m.group("kin").lower().strip() in ("lil", "big") else m.start("name")
             out.append((start, m.end("name"), "PERSON", 0.85, "vocative_greeting"))
     for m in NAMING.finditer(text) if NAMING_VERB.search(text) else ():
         group = next(g for g in NAMING_GROUPS if m.group(g))
         word = m.group(group)
-        if group == "n3" and word.islower():
-            continue  # "aka subjugation": "aka" renames things too; a nickname after it is written as a name
+        if group in ("n2", "n3") and (word.islower() or word.isupper()):
+            continue  # "aka subjugation", "goes by weight", "aka NYC": they rename things too; a nickname is written as a name
         if word.lower() in OTHER_FUNCTION_WORDS or _POSSESSIVE_AFTER.match(text, m.end(group)):
             continue
         if _named(word):

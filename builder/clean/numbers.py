@@ -615,8 +615,9 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
 # for three groups or more (two are a range: "45000 - 60000", "1990–2000"), two spaces or a dash with
 # spaces or an en/em dash ("4563  3048  72611", "3731–111531–41450", "6354 - 2610 - 3954 - 3781").
 # (Tabs are not among them: a line with two tabs is a table's row, code.py's.)
-ID_SEP = rf"[ ./-]|  |[ ]?[{DASHES}][ ]?| - "
-WIDE_ID_SEP = re.compile(rf"  |[{DASHES}]| - ")
+WIDE_SEP = r"  |[ ]?[\u2013\u2014][ ]?| - "  # two spaces, an en or em dash, a spaced hyphen
+ID_SEP = rf"[ ./\u2010\u2011-]|{WIDE_SEP}"
+WIDE_ID_SEP = re.compile(WIDE_SEP)
 IDENTIFIER = re.compile(
     rf"(?<![\w.,/+#@$€£¥:)\]{DASHES}-])(?P<value>(?:[A-Z]{{1,4}}-?)?\d+(?:(?:{ID_SEP})\d+){{0,6}}(?:-?[A-Z])?)"
     rf"(?![\w@]|[.,/:]\d|{DASH_DIGIT})")

@@ -103,8 +103,8 @@ def resolve_overlaps(spans: list[dict]) -> list[dict]:
             merged.append([span])
     out = []
     for group in merged:
-        best = min(group, key=lambda s: (-(s["end"] - s["start"]), -s["score"], s["entity"],
-                                         not set((s.get("basis") or "").split("+")) & VOUCHING_CUES))
+        best = min(group, key=lambda s: (-(s["end"] - s["start"]), -s["score"],
+                                         not set((s.get("basis") or "").split("+")) & VOUCHING_CUES, s["entity"]))
         out.append({**best, "start": group[0]["start"], "end": max(s["end"] for s in group)})
     return out
 

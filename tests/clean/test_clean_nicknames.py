@@ -28,14 +28,15 @@ def test_bases(text, basis):
 
 
 def test_big_and_lil_stay_with_the_name():
-    text = "night lil jay"
+    text = "bye lil jay"
     assert [text[s:e] for s, e, *_ in nicknames.nicknames(text)] == ["lil jay"]
 
 
 @pytest.mark.parametrize("text, start", [
     ("gracias maca", len("gracias ")),  # NER took the greeting into the name
-    ("Goodnight, Aziz", len("Goodnight, ")),
     ("Ty Cobb", 0),  # "ty" thanks, but it is a given name before a name
+    ("Chao Li", 0),  # a census surname
+    ("Goodnight, Aziz", len("Goodnight, ")),  # ... set off by a comma, a greeting
 ])
 def test_lead_words_are_not_part_of_a_name(text, start):
     assert after_lead_words(text, 0, len(text)) == start
@@ -45,6 +46,7 @@ def test_lead_words_are_not_part_of_a_name(text, start):
     ("Hola Luisa,", "Luisa", "Luisa"),  # a greeting is not her first name
     ("Ciao Luisa,", "Luisa", "Luisa"),
     ("Dear Pierpaolo Rossi,", "Rossi", "Pierpaolo Rossi"),  # a name word still joins
+    ("I met Elaine Chao there", "Elaine", "Elaine Chao"),  # a greeting that is a census name joins
 ])
 def test_a_greeting_never_joins_a_name(text, span, whole):
     from builder.clean.names import whole_name
@@ -74,7 +76,7 @@ PEER = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my s
 @pytest.mark.parametrize("turns, gone, kept", [
     # the other side of a person-to-person chat: a greeting's addressee is theirs to hide
     ([*PEER, ("assistant", "gotta go, bye vee")], ["vee"], ["gotta go"]),
-    ([*PEER, ("assistant", "ok night sprout")], ["sprout"], ["night"]),
+    ([*PEER, ("assistant", "ok bye sprout")], ["sprout"], ["bye"]),
     ([("user", "My coworker, aka Ace, keeps taking credit for my work. What do I do?")], ["Ace"], ["coworker"]),
     ([("user", "i call my little brother Bug and he hates it now. should i stop")], ["Bug"], ["little brother"]),
     ([("user", "thanks everyone! see you soon")], [], ["everyone", "soon"]),
