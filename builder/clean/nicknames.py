@@ -4,16 +4,19 @@ A nickname is often a plain word ("tank", "bean", "Sparks") or a short form no n
 ("jj", "tati"): no census list and no NER finds it, and the word alone says nothing. Two slots of
 chat grammar say that a word is what someone is called, in any corpus:
 
-- **the addressee of a greeting, thanks or farewell** that ends its clause: "night bean", "thanks
-  digger", "Cya tmrw Liv", "gracias maca" (``GREETING_SLOT``);
+- **the addressee of a greeting, thanks or farewell** that opens and ends its clause: "bye bean",
+  "thanks digger", "Cya tmrw Liv", "gracias maca" (``GREETING_SLOT``);
 - **the complement of a naming verb**: "everyone calls me Bubba", "we call her Noodle", "goes by
   Blaze", "aka Ace", "me dicen Toño", "qu'on appelle Nounours" (``NAMING``).
 
-What else stands in those slots is a closed class, declared in ``NOT_ADDRESSEES``: terms of address
-and kinship (dude, babe, mom, everyone), time and degree words (again, tonight, so much) and the
+What else stands in those slots is a closed class, declared in ``NOT_ADDRESSEES`` (and
+``OTHER_NOT_ADDRESSEES`` with spaCy's stop words for the other languages): terms of address and
+kinship (dude, babe, mom, everyone), time and degree words (again, tonight, so much) and the
 assistant's names; with the words names.py and precision.py already know are no names (chat words,
 interjections, products, public figures). A naming verb's complement must also not be an adjective
 or an adverb ("call me crazy", "call me back") nor a vehicle, unless it is written with a capital.
+After a greeting that is also a noun an English word is a compound's ("Night shift!", so "night bean"
+is not read), after a comma a verb or adjective a reply ("thanks, noted").
 """
 
 from __future__ import annotations
@@ -236,9 +239,9 @@ def _call_my() -> re.Pattern:
 
 def nicknames(text: str) -> list[NameSpan]:
     """Nicknames in a greeting's slot (basis ``vocative_greeting``) and after a naming verb (``intro``)."""
-    out: list[NameSpan] = []
     from builder.clean.truecase import at_most_a_noun, is_english_word
 
+    out: list[NameSpan] = []
     for m in GREETING_SLOT.finditer(text) if GREETING_ANY.search(text) else ():
         word = m.group("name")
         if m.group("comma") and word.islower() and not at_most_a_noun(word):
