@@ -103,8 +103,7 @@ def resolve_overlaps(spans: list[dict]) -> list[dict]:
             merged.append([span])
     out = []
     for group in merged:
-        best = min(group, key=lambda s: (-(s["end"] - s["start"]), -s["score"],
-                                         not set((s.get("basis") or "").split("+")) & VOUCHING_CUES, s["entity"]))
+        best = min(group, key=lambda s: (-(s["end"] - s["start"]), -s["score"], not vouched(s), s["entity"]))
         out.append({**best, "start": group[0]["start"], "end": max(s["end"] for s in group)})
     return out
 
@@ -300,7 +299,7 @@ class PiiDetector:
     def _judge(self, span: dict, text: str, contact_line: bool = False) -> str | None:
         """The span rule that keeps ``span`` (precision.judge_span), or None to redact it."""
         entity, value = span["entity"], text[span["start"]:span["end"]]
-        if set((span.get("basis") or "").split("+")) & VOUCHING_CUES or contact_line and entity == "PERSON":
+        if vouched(span) or contact_line and entity == "PERSON":
             # "my name praba", "i'm lucia": the cue vouches for a lower-case name (NER's too); so does an
             # e-mail or a phone on its line ("john burton, 09/22/1988, john.burton@gmail.com")
             value = value.title()
@@ -312,6 +311,11 @@ class PiiDetector:
 
 
 VOUCHING_CUES = frozenset(("intro", "signoff", "lower_cue", "vocative", "vocative_greeting", "email_owner", "record"))
+
+
+def vouched(span: dict) -> bool:
+    """A cue of the span's basis vouches for it ("ner+intro", "vocative_greeting")."""
+    return bool(set((span.get("basis") or "").split("+")) & VOUCHING_CUES)
 
 
 def _on_contact_line(text: str, span: dict, contacts: list[dict]) -> bool:
