@@ -251,7 +251,9 @@ def nicknames(text: str) -> list[NameSpan]:
         if _addressee(word):
             start = m.start("kin") if m.group("kin").lower().strip() in ("lil", "big") else m.start("name")
             out.append((start, m.end("name"), "PERSON", 0.85, "vocative_greeting"))
-    for m in NAMING.finditer(text) if NAMING_VERB.search(text) else ():
+    if NAMING_VERB.search(text) is None:
+        return out  # (the verbs of _call_my's pattern are among them)
+    for m in NAMING.finditer(text):
         group = next(g for g in NAMING_GROUPS if m.group(g))
         word = m.group(group)
         if group in ("n2", "n3") and (word.islower() or word.isupper()):
@@ -260,7 +262,6 @@ def nicknames(text: str) -> list[NameSpan]:
             continue
         if _named(word):
             out.append((m.start(group), m.end(group), "PERSON", 0.85, "intro"))
-    if "call" in text.lower():
-        out += [(m.start("name"), m.end("name"), "PERSON", 0.85, "intro") for m in _call_my().finditer(text)
-                if not _POSSESSIVE_AFTER.match(text, m.end("name")) and _named(m.group("name"))]
+    out += [(m.start("name"), m.end("name"), "PERSON", 0.85, "intro") for m in _call_my().finditer(text)
+            if not _POSSESSIVE_AFTER.match(text, m.end("name")) and _named(m.group("name"))]
     return out
