@@ -272,7 +272,9 @@ class Tally:
         return self.c[group][key]
 
 
-def score_labels(rows, fates) -> dict:
+def score_labels(rows, fates, misses: list | None = None) -> dict:
+    """``misses``, when given, receives (kind, role, turn text, offset, value) of every must-redact value left in a
+    surviving dialogue, for ``miss_causes`` (counts only: nobody reads the values)."""
     t = Tally()
     for row in rows:
         src, f = row["source"], fates[row["id"]]
@@ -293,6 +295,9 @@ def score_labels(rows, fates) -> dict:
                     continue
                 removed, damaged, _ = fate(keep, at, e["value"])
                 t.add([f"{side}:{g}" for g in groups], n=1, surviving=1, removed=removed, damaged=damaged)
+                if side == "must_redact" and not removed and misses is not None:
+                    role = "user" if row["turns"][e["turn"]]["role"] == "user" else "second_side"
+                    misses.append((e["kind"], role, raw, at, e["value"]))
     def redact(g):
         n, dropped, surv = t.get(f"must_redact:{g}", "n"), t.get(f"must_redact:{g}", "dropped"), t.get(f"must_redact:{g}", "surviving")
         removed = t.get(f"must_redact:{g}", "removed")
@@ -403,6 +408,19 @@ def leak_causes(leaks: list, found: dict) -> dict:
     return {"note": "each leaked canary's turn scanned alone by the finders, without its dialogue: not found there = "
                     "the finders missed it (and so did the context models, which judge in the dialogue); found "
                     "there = kept by the dialogue's context (a policy rule, a trait)",
+            **dict(sorted(out.items()))}
+
+
+def miss_causes(misses: list, found: dict) -> dict:
+    """Per kind and side (the user's turns, the other side's), how many must-redact values left in a
+    surviving dialogue the finders do not find even in their turn alone, and how many they find there
+    (so a policy rule or the dialogue's context kept them). ``found``: ``scan_alone``; counts only."""
+    out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
+    for kind, role, text, at, value in misses:
+        hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
+        out[f"{kind}/{role}"]["found_in_turn_alone" if hit else "not_found_in_turn_alone"] += 1
+    return {"note": "must-redact values left in surviving dialogues, per kind and side, each turn scanned alone as in "
+                    "canary_leak_causes (found there = a policy rule or the dialogue's context kept it)",
             **dict(sorted(out.items()))}
 
 
@@ -540,7 +558,9 @@ def main() -> None:
     turns = sum(len(r["turns"]) for r in ingested.values())
     timings = clean_manifest.get("timings", {})
     canaries = score_canaries(sets["canaries"], fates, leaks := [], people := [])
-    alone = scan_alone({text for _, text, _, _ in leaks} | {text for text, *_ in people}, args.public_figures)
+    labels = score_labels(sets["labels"], fates, missed := [])
+    alone = scan_alone({text for _, text, _, _ in leaks} | {text for text, *_ in people}
+                       | {text for _, _, text, _, _ in missed}, args.public_figures)
     result = {
         "bench": "pii_heldout",
         "split": SPLIT,
@@ -553,7 +573,8 @@ def main() -> None:
         "ingest_dropped": ingest_drops,
         "clean_dropped": clean_drops,
         "unaligned_turns": unaligned_turns,
-        "labels": score_labels(sets["labels"], fates),
+        "labels": labels,
+        "must_redact_miss_causes": miss_causes(missed, alone),
         "canaries": canaries,
         "canary_leak_causes": leak_causes(leaks, alone),
         "canary_person_shapes": person_shapes(people, alone),

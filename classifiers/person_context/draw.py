@@ -4,7 +4,8 @@ Source: chitchat-dataset 0.9.0 (MIT): pass the wheel or its dataset.json as the 
 (or set $MMRC_CHITCHAT_WHEEL). Never drawn: every `source_id` of bench/pii_heldout (labels and
 canaries; only that field is read), of bench/pii_chitchat_tuning and of the topic seed.
 
-The remaining conversations with 4-40 rounds are sorted and shuffled (round 1 with random.Random(3407), round 2 with 3408, without round 1's);
+The remaining conversations with 4-40 rounds are sorted and shuffled (round 1 with random.Random(3407), round 2 with 3408, without round 1's;
+round 4 with 3410, without rounds 1-3's);
 each is scanned by clean's PII detector (before any policy rule), and every PERSON span it finds,
 on either side (round 2: only those NER alone found), becomes one candidate row with its turn and the turn before it, until n_rows.
 The `label` field is then filled by hand (see README.md).
@@ -23,14 +24,18 @@ from classifiers.context_training import excluded_ids, source_ids
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 MIN_TURNS, MAX_TURNS = 4, 40
+MAX_TURNS_4, PER_CONVERSATION_4 = 200, 3  # round 4: the long conversations too, at most 3 spans from one
 # (seed, rows, bases or None for all, file): round 1 takes every PERSON span; round 2, from the
 # conversations round 1 left, only names NER alone vouches for (the spans the model decides).
 # Round 3, from every conversation not held out (rounds 1 and 2's included): the words no finder
 # found that builder/clean/context_names.py proposes (basis "census" or "capital").
-# round -> (seed, rows, the bases drawn: None for all, or those listed, or "unfound", the output file)
+# Round 4, from the conversations rounds 1-3 left: the spans the model decides in clean, and only
+# those: PERSON spans on the second side (role "assistant") whose basis does not already make the name
+# that person's own (suppressions.PEER_OWN_BASES).
+# round -> (seed, rows, the bases drawn: None for all, or those listed, "unfound" or "second_side", the output file)
 ROUNDS: dict[int, tuple[int, int, tuple[str, ...] | str | None, str]] = {
     1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
-    3: (3409, 640, "unfound", "candidates_3.jsonl")}
+    3: (3409, 640, "unfound", "candidates_3.jsonl"), 4: (3410, 640, "second_side", "candidates_4.jsonl")}
 
 def load(path: Path) -> dict:
     if zipfile.is_zipfile(path):
@@ -52,6 +57,7 @@ def main() -> None:
     from builder.clean.config import CleanConfig
     from builder.clean.context_names import candidates
     from builder.clean.pii import PiiDetector
+    from builder.clean.suppressions import PEER_OWN_BASES
 
     source = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("MMRC_CHITCHAT_WHEEL", ""))
     round_ = int(sys.argv[2]) if len(sys.argv) > 2 else 1
@@ -66,8 +72,12 @@ def main() -> None:
     excluded = excluded_ids()
     if round_ == 2:  # round 2 draws from the conversations round 1 left; round 3 from all of them
         excluded |= source_ids(HERE / ROUNDS[1][3])
+    if round_ == 4:  # round 4 from the conversations rounds 1-3 left
+        for earlier in (1, 2, 3):
+            excluded |= source_ids(HERE / ROUNDS[earlier][3])
+    most = MAX_TURNS_4 if round_ == 4 else MAX_TURNS
     pool = sorted(cid for cid, conv in data.items() if cid not in excluded
-                  and MIN_TURNS <= len([r for r in conv["messages"] if r]) <= MAX_TURNS)
+                  and MIN_TURNS <= len([r for r in conv["messages"] if r]) <= most)
     random.Random(seed).shuffle(pool)
     detector = PiiDetector(CleanConfig(person_context=False))  # the finders alone, as clean runs them
     rows: list[dict] = []
@@ -79,7 +89,10 @@ def main() -> None:
         for cid, turns in batch:
             found = [(t, next(scans)) for t in turns]
             hits: list[tuple[dict, dict]]  # (turn, span)
-            if bases == "unfound":
+            if bases == "second_side":
+                hits = [(t, s) for t, scan in found for s in scan.spans if s["entity"] == "PERSON"
+                        and t["role"] == "assistant" and s.get("basis") not in PEER_OWN_BASES][:PER_CONVERSATION_4]
+            elif bases == "unfound":
                 hits = [(t, {"start": a, "end": b, "basis": kind}) for t, scan in found
                         for a, b, kind in candidates(t["text"], scan.spans)]
             else:
