@@ -56,13 +56,13 @@ def _row(source: str, group: str, turns: list[dict], turn: int, span: dict, labe
             "traits": sorted(traits.found), "traits_here": sorted(traits.names_at(turn))}
 
 
-def hand_labelled(chitchat: Path) -> list[dict]:
+def hand_labelled(chitchat: Path, files: tuple[str, ...] = CANDIDATES) -> list[dict]:
     """The hand-labelled candidates, each with its whole conversation (for the dialogue's traits)."""
     from classifiers.person_context.draw import load, to_turns
 
     data = load(chitchat)
     out = []
-    lines = [line for name in CANDIDATES for line in (HERE / name).read_text().splitlines()]
+    lines = [line for name in files for line in (HERE / name).read_text().splitlines()]
     for line in lines:
         r = json.loads(line)
         if r["label"] in (None, "unsure"):
