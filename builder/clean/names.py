@@ -359,7 +359,9 @@ def english_sentence(text: str, start: int, end: int) -> bool:
 
     left, right = bounds(text, start, end)
     words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", (text[left:start] + " " + text[end:right]).lower())
-    english = [w.isascii() and is_english_word(w.replace("’", "'")) for w in words]  # "été" is no English word
+    english = [w.isascii() and (is_english_word(w) or is_english_word(w.split("'")[0]) or w in CHAT_WORDS
+                                or w in GREETING_SLANG)
+               for w in (w.replace("’", "'") for w in words)]  # "été" is no English word; "what's", "wussup" and "lol" are
     return sum(english) >= 0.75 * len(words) if len(words) >= 3 else all(english)  # "Hi Elena!": one word
 
 
@@ -719,6 +721,7 @@ def after_lead_words(text: str, start: int, end: int) -> int:
 
 CONJUNCTIONS = frozenset("and but or so from here btw i".split())  # "im ksenia and i ...": the name ends there
 LOWER_SURNAME = re.compile(rf"[ \t]+([{LATIN}][{LATIN}']{{2,}}(?:-[{LATIN}]{{2,}})?)(?![’'\w-])")
+GREETING_SLANG = frozenset("sup wussup wassup whassup yo heyy heyyy hiii".split())
 CHAT_WORDS = frozenset("bruh bro fam homie sis bestie chief buddy dawg dude mate gonna wanna gotta tryna kinda sorta "
                        "lol lmao haha hehe omg idk tbh btw pls plz thx ty np yep nope yeah yea nah ok okay oops "
                        "hurray ugh hmm hmmm wow yay yikes woah whoa ooh aww meh".split())
@@ -776,12 +779,19 @@ VOCATIVE_SLOTS: tuple[re.Pattern | Gated, ...] = (  # (the slots with cue words 
                      re.I | re.M)),
     re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*,[ \t]*\w", re.M),  # (a known name only)
     re.compile(rf",[ \t]*{VOC_NAME}(?=[ \t]*(?:[.!?…]|$|\n))"),  # at the sentence's end: ", numbers," is a list
-    Gated(re.compile(rf"\b(?:hi|hey|hello|heya|hiya|yo|sup|wussup|wassup|whassup|howdy|thanks|thank\s+you|thx|bye|goodbye"
+    Gated(re.compile(rf"\b(?:hi|hey|hello|heya|hiya|yo|sup|wussup|wassup|whassup|wh?at'?s\s+up|what\s+up|howdy|thanks|thank\s+you|thx|bye|goodbye"
                      rf"|good\s+(?:morning|afternoon|evening|night)|congrats|welcome(?:\s+back)?)(?:[ \t]+(?:again|there|back))?"
                      rf"[ \t]*,?[ \t]+{VOC_NAME}(?![\w'’-])", re.I)),
     Gated(re.compile(rf"\b(?:about|and|thank|to|for|with)\s+you,?[ \t]+{VOC_NAME}{VOC_END}", re.I)),
     re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*!+[ \t]*\w", re.M),  # "Scott!!! long time" (a census name only)
+    # A sentence opened by the name and then "you": "collin you really rock that beanie", "Maddy you're right".
+    re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*,?[ \t]+(?:you|u|ur|you'?re|youre|you’re)\b(?![’'-])", re.M),
+    # A line that is the name alone, capitalised, after an interjection at most: "Kelley!", "yeah Emily"
+    # (these two slots take a known first name only; the line is no answer to a question: see _answer).
+    re.compile(rf"(?:^|\n)[ \t]*(?:(?:yeah|yea|yes|ok|okay|oh|hey|lol|haha|omg|wait|dude|bro)[ \t]*,?[ \t]+)?{VOC_NAME}"
+               rf"[ \t]*[.!?…]*[ \t]*(?=$|\n)", re.I | re.M),
 )
+VOCATIVE_YOU, VOCATIVE_LINE = 6, 7  # the slots' positions above
 INTERJECTIONS = frozenset("jesus god gosh lord christ man dude bro sis oh wow dang darn geez jeez yay yes no yeah yep nope "
                           "sure well okay ok hey hi hello thanks please sorry lol haha hahaha hehe omg guys everyone "
                           "everybody all friend friends buddy pal sir madam maam ma'am mate folks team there".split())
@@ -805,6 +815,12 @@ def _vocative_word(word: str) -> bool:
             and not product(word.title()) and not looks_like_identifier(word))
 
 
+def _answer(text: str, start: int) -> bool:
+    """The line before the one at ``start`` (within the turn) ends with a question mark."""
+    before = text[:start].rstrip()
+    return before.endswith("?")
+
+
 def vocative_names(text: str) -> list[NameSpan]:
     """Names in a vocative slot (see VOCATIVE_SLOTS) of an English sentence, in any case. Set off by
     commas ("Brooke, how's life?", "Any luck, Adam?") only a known first name or a word whose vectors
@@ -819,8 +835,12 @@ def vocative_names(text: str) -> list[NameSpan]:
             word = m.group("name")
             if not english_sentence(text, m.start("name"), m.end("name")):
                 continue  # "Luca, der Blitz,": the slots are English grammar
+            if k in (VOCATIVE_YOU, VOCATIVE_LINE) and word.lower() not in first_names():
+                continue  # "Hvae you heard", "Ooof.", "Yuck": the opener and the line take a known first name only
             if k not in (3, 4) and word.lower() not in first_names() and (k == 5 or kind_of(word.title()) != "person"):
                 continue  # only a greeting or "you ..." vouches for an unknown word ("hey keena")
+            if k == VOCATIVE_LINE and (_answer(text, m.start()) or not word[0].isupper()):
+                continue  # "who's your favourite? / LeBron!": an answer; "merlin" alone on a line: a word
             if k == 5 and (not word[0].isupper() or word.lower() in SEASONS
                            or is_english_word(word) and not lower_case_first_name(word)):
                 continue  # "Merry!! christmas", "Hope! this helps": a census name that is also a verb or an adjective

@@ -280,6 +280,11 @@ def test_names_and_numbers_by_context(detector, turns, gone, kept):
     ("letters, numbers, and symbols.", []), ("am i at home or am i alone, illuminati", []),
     ("Bonjour! Comment puis-je vous aider?", []), ("Sure, why not?", []),
     ("Scott!!! long time no see", ["Scott"]), ("Wow!!! long time no see", []),  # "!" after a census first name only
+    ("wussup paul", ["paul"]), ("What's up Mrcl!", ["Mrcl"]), ("what up adam\ngood morning", ["adam"]),  # chat's greetings
+    ("collin you really rock that beanie", ["collin"]), ("Emily you're right", ["Emily"]),  # the name, then "you"
+    ("God you're dumb", []), ("Hvae you heard of streaming?", []),  # an interjection, a slip: no first name
+    ("ok\nKelley!", ["Kelley"]), ("Emily\nTrue", ["Emily"]), ("yeah Emily", ["Emily"]),  # a line that is the name
+    ("who's your favourite player?\nLeBron!", []), ("Ooof.", []), ("Yuck", []),  # an answer; no first name
 ])
 def test_vocative_slots(text, found):
     from builder.clean.names import vocative_names
