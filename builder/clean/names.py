@@ -93,6 +93,9 @@ REL_WORDS = (r"wife|husband|partner|girlfriend|boyfriend|friend|teacher|tutor"
              r"|sibling|twin|godmother|godfather|godson|goddaughter|housemate|teammate|buddy|pal|mate")
 RELATION = gate(rf"\b(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{REL_WORDS})"
                 r"s?(?:,?\s+(?:is|was|called|named|are|were))?,?\s+$", re.I)  # plurals: "my twin brothers, Mateo and Santiago"
+# ... or after it, set off by a comma: "Isaac Richards, a friend of mine from home", "Ana, my roommate,"
+RELATION_AFTER = re.compile(rf"^\s*,\s*(?:(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:ex-?)?(?:{REL_WORDS})s?\b"
+                            rf"|an?\s+(?:[\w'-]+\s+){{0,2}}?(?:{REL_WORDS})\s+of\s+(?:mine|ours)\b)", re.I)
 HERE_AFTER = re.compile(r"^\s+here\b", re.I)
 # Words around a name that only a person fits: speech ("says X", "X said"), kinship and
 # possession ("X's daughter"), what one does to a person ("tell X", "follow up with X"), a
@@ -186,11 +189,13 @@ def name_context(text: str, start: int, end: int) -> str | None:
         return "field"  # "Name: X", "Attendees: Ana Ruiz, X"
     if NAMED.search(before):
         return "named"
-    if RELATION.search(before):
+    if RELATION.search(before) or RELATION_AFTER.match(after):
         return "relation"
     greeting = GREETING.search(before)
     if greeting and (not WEAK_GREETING.search(greeting.group()) or CLOSES_ADDRESS.match(after)):
         return "greeting"
+    if _own_teacher(text, start, end, before, after):
+        return "relation"  # the speaker's own teacher: a relation the title and the class say
     if HONORIFIC.search(before):
         return "honorific"
     if CREDIT_BEFORE.search(before) or CREDIT_AFTER.match(after):
@@ -198,6 +203,27 @@ def name_context(text: str, start: int, end: int) -> str | None:
     if PERSON_VERB_BEFORE.search(before) or PERSON_AFTER.match(after):
         return "verb"
     return None
+
+
+# A teacher's title before the name, or a class after its possessive ("Dr. Ball", "Griffith's class"), in a
+# sentence about one's classes: the speaker's own teacher, a private person, as "my teacher X" says.
+TEACHER_TITLE = re.compile(r"\b(?:professor|prof|dr|brother|sister|mr|mrs|ms|miss)\.?\s+$", re.I)
+CLASS_AFTER = re.compile(r"^(?:['’]s?)?\s+(?:class|course|lecture|section|office\s+hours)\b", re.I)
+CLASS_WORDS = re.compile(r"\b(?:class|classes|course|courses|lectures?|semester|section|midterms?|homework|syllabus"
+                         r"|office\s+hours|teach(?:es|ing)?|taught|grad(?:ing|ed|es))\b", re.I)
+
+
+SPEAKERS = re.compile(r"\b(?:i|i'm|im|my|me|we|our|us|you|your|u|ur)\b", re.I)
+
+
+def _own_teacher(text: str, start: int, end: int, before: str, after: str) -> bool:
+    """name_context's teacher: a title before the name or a class after its possessive, and a class word and
+    the speakers ("I", "you", "my") in the 150 characters around it ("My favorite class is my Writings of
+    Isaiah Class by Dr. Ball"; not "Dr. Seuss books are great for kids in class")."""
+    if not (TEACHER_TITLE.search(before[-12:]) or CLASS_AFTER.match(after)):
+        return False
+    around = text[max(0, start - 150):start] + " " + text[end:end + 150]
+    return CLASS_WORDS.search(around) is not None and SPEAKERS.search(around) is not None
 
 
 def _introduced(text: str, start: int, end: int, before: str) -> bool:
@@ -209,8 +235,9 @@ def _introduced(text: str, start: int, end: int, before: str) -> bool:
 def _may_be_relation_or_intro(text: str, start: int, end: int) -> bool:
     """A cheap necessary condition for name_context's "relation" or "intro" (their own tests; the
     kinds it tests first can only take their place)."""
-    before = text[max(0, start - 60):start]
-    return _introduced(text, start, end, before) or bool(RELATION.search(before))
+    before, after = text[max(0, start - 60):start], text[end:end + 30]
+    return (_introduced(text, start, end, before) or bool(RELATION.search(before)) or bool(RELATION_AFTER.match(after))
+            or _own_teacher(text, start, end, before, after))
 
 
 def record_field(text: str, start: int, end: int, phrases: bool = True) -> bool:
@@ -279,6 +306,7 @@ def english_names(text: str, entities) -> list[NameSpan]:
             out.append((*with_titles(text, start, end), "PERSON", 0.85, f"ner+{kind}"))
     for m in re.finditer(CAP_NAME, text):  # names NER missed, in an unmistakable context
         start, end = m.start(), m.end() - 2 if m.group().endswith(("'s", "’s")) else m.end()  # "Daniel's place"
+        start = _after_sentence_word(text, start, end)
         value = text[start:end]
         if not _plausible(value) or looks_like_identifier(value):
             continue
@@ -299,6 +327,20 @@ def english_names(text: str, entities) -> list[NameSpan]:
             out.append((*with_titles(text, start, end), "PERSON", 0.82, "full_name"))
     out += first_person_names(text, entities, out)
     return out + list_names(text, out)
+
+
+def _after_sentence_word(text: str, start: int, end: int) -> int:
+    """Where a capitalised run before an appositive relation starts once the English word that opens its
+    sentence is left out ("Like Isaac Richards, a friend of mine": "Like" is capitalised as the sentence's
+    first word); a known first name stays ("Rose Smith, my teacher")."""
+    from builder.clean.truecase import is_english_word
+
+    first = re.match(r"[^\W\d_]+", text[start:end])
+    if (first is None or not RELATION_AFTER.match(text[end:end + 60]) or first.end() >= end - start or not re.search(r"(?:^|[.!?\n][ \t\"“]*)$", text[:start])
+            or first.group().lower() in first_names() or not is_english_word(first.group().lower())):
+        return start
+    rest = re.match(r"[^\W\d_]+[ \t]+", text[start:end])
+    return start + rest.end() if rest else start
 
 
 POSSESSIVE_END = re.compile(r"(?:(?<=\w)['’]s|(?<=s)['’])?\Z")  # always matches (maybe empty)

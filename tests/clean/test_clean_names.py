@@ -298,10 +298,27 @@ def test_the_other_language_intro_gate(text, may):
 
 
 @pytest.mark.parametrize("text,name", [("my sister Rose is here", "Rose"), ("I'm Oni", "Oni"), ("Oni here", "Oni"),
-                                       ("reply to Stack Overflow", "Stack"), ("the Rose garden", "Rose")])
+                                       ("reply to Stack Overflow", "Stack"), ("the Rose garden", "Rose"),
+                                       ("Oni, a friend of mine, called", "Oni"), ("my class with Dr. Ball", "Ball")])
 def test_the_relation_or_intro_gate_is_necessary(text, name):
     from builder.clean.names import _may_be_relation_or_intro, name_context
 
     start = text.index(name)
     if name_context(text, start, start + len(name)) in ("relation", "intro"):
         assert _may_be_relation_or_intro(text, start, start + len(name))
+
+
+@pytest.mark.parametrize("text,name,kind", [
+    ("Like Isaac Richards, a friend of mine from home, got in", "Isaac Richards", "relation"),  # a relation after it
+    ("I went with Ana, my roommate, to the store", "Ana", "relation"),
+    ("Tom Brady, a friend of Gisele, won", "Tom Brady", None),  # a friend of someone else's: no cue
+    ("My favorite class is my Writings of Isaiah Class by Dr. Ball", "Ball", "relation"),  # one's own teacher
+    ("I heard he loved Griffith's class", "Griffith", "relation"),
+    ("Dr. Seuss books are great for kids in class", "Seuss", "honorific"),  # no speaker: a public name
+    ("Dr. Dre made great beats", "Dre", "honorific"),  # no class
+])
+def test_relations_after_the_name_and_ones_own_teachers(text, name, kind):
+    from builder.clean.names import name_context
+
+    start = text.index(name)
+    assert name_context(text, start, start + len(name)) == kind
