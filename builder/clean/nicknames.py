@@ -7,7 +7,8 @@ chat grammar say that a word is what someone is called, in any corpus:
 - **the addressee of a greeting, thanks or farewell** that opens and ends its clause: "bye bean",
   "thanks digger", "Cya tmrw Liv", "gracias maca" (``GREETING_SLOT``);
 - **the complement of a naming verb**: "everyone calls me Bubba", "we call her Noodle", "goes by
-  Blaze", "aka Ace", "me dicen Toño", "qu'on appelle Nounours" (``NAMING``).
+  Blaze", "aka Ace", "me dicen Toño", "qu'on appelle Nounours"; a chat's screen name and the other
+  speaker's name asked about or quoted: "the screen name Kookaburro", "is Pito your name?" (``NAMING``).
 
 What else stands in those slots is a closed class, declared in ``NOT_ADDRESSEES`` (and
 ``OTHER_NOT_ADDRESSEES`` with spaCy's stop words for the other languages): terms of address and
@@ -113,12 +114,18 @@ NAMING = re.compile(
     rf"|\b(?:nennen|nennt|nenne)[ \t]+(?:mich|ihn|sie|uns)[ \t]+(?:alle[ \t]+)?(?P<n7>{_WORD})"
     rf"|\b(?:sagen|sagt|sage)[ \t]+(?:alle[ \t]+)?(?P<n8>{_WORD})[ \t]+zu[ \t]+(?:mir|ihm|ihr|uns)\b"
     rf"|\b(?:me|o|a)[ \t]+chamam[ \t]+(?:de[ \t]+)?(?P<n9>{_WORD})"
-    rf"|\bchama(?:mos)?[ \t]+(?:ela|ele)[ \t]+de[ \t]+(?P<n10>{_WORD})",
+    rf"|\bchama(?:mos)?[ \t]+(?:ela|ele)[ \t]+de[ \t]+(?P<n10>{_WORD})"
+    # a chat's screen name, and the other speaker's name asked about or quoted: "the screen name Kookaburro",
+    # "is Pito your name?", "by your name "Mitchell""
+    rf"|\b(?:screen|display)[ \t]*-?name(?:['’]s|[ \t]+(?:is|was))?[ \t]*[,:]?[ \t]*[\"“'‘]?(?P<n12>{_WORD})"
+    rf"|\bis[ \t]+(?P<n13>{_WORD})[ \t]+(?:your|ur|his|her)[ \t]+(?:real[ \t]+|first[ \t]+|actual[ \t]+)?name\b"
+    rf"|\b(?:your|ur)[ \t]+name[ \t]*[,:]?[ \t]*[\"“](?P<n14>{_WORD})[\"”]",
     re.I)
 # ... and its verbs first (every branch needs one; the pronouns "me", "le", "que" before some are common)
 NAMING_VERB = gate(r"\b(?:call|calls|called|calling|go|goes|going|a\.?k\.?a|nick-?named|nickname|dicen|llaman|decimos"
-                   r"|llamamos|appelle|nennen|nennt|nenne|sagen|sagt|sage|chamam|chama|chamamos)(?![\w'’])", re.I)
-NAMING_GROUPS = ("n1", "n11", *(f"n{k}" for k in range(2, 11)))
+                   r"|llamamos|appelle|nennen|nennt|nenne|sagen|sagt|sage|chamam|chama|chamamos|name|screen-?name|screenname"
+                   r"|displayname|display)(?![\w'’])", re.I)
+NAMING_GROUPS = ("n1", "n11", *(f"n{k}" for k in range(2, 15)))
 _POSSESSIVE_AFTER = re.compile(r"['’]s\b")  # "they call him Korea's Maicon": a comparison, not his name
 # The function words of the other languages the slots read: never a name ("... llamamos de la ...").
 OTHER_FUNCTION_WORDS = frozenset("de del la el los las le les un una unos des du et y e o a en que qui por para con "
@@ -177,6 +184,12 @@ EXAMPLES: tuple[tuple[str, list[str]], ...] = (  # (text, the nicknames found)
     ("danke schön", []),
     ("thanks tho", []),
     ("it goes by weight", []),
+    ("Why did you select the screen name Kookaburro", ["Kookaburro"]),
+    ("So is Pito your name or a nick name?", ["Pito"]),
+    ('I\'m assuming by your name "Mitchell" that you\'re a boy', ["Mitchell"]),
+    ("my screen name is cool, right?", []),  # an adjective, not a name
+    ("what is the name of your dog", []),
+    ('Chuck Bednarik earned the nickname "Concrete Charlie"', []),  # a public figure's: no chat's screen name
     ("I go by nightowl on most forums", ["nightowl"]),
     ("pls call my neighbour sue, she has a key", ["sue"]),
     ("call me ASAP", []),
