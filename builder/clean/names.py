@@ -830,8 +830,8 @@ VOCATIVE_SLOTS: tuple[re.Pattern | Gated, ...] = (  # (the slots with cue words 
     re.compile(rf"(?:^|[.!?][ \t]+|\n)[ \t]*{VOC_NAME}[ \t]*,?[ \t]+(?:you|u|ur|you'?re|youre|you’re)\b(?![’'-])", re.M),
     # A line that is the name alone, capitalised, after an interjection at most: "Kelley!", "yeah Emily"
     # (these two slots take a known first name only; the line is no answer to a question: see _answer).
-    re.compile(rf"(?:^|\n)[ \t]*(?:(?:yeah|yea|yes|ok|okay|oh|hey|lol|haha|omg|wait|dude|bro)[ \t]*,?[ \t]+)?{VOC_NAME}"
-               rf"[ \t]*[.!?…]*[ \t]*(?=$|\n)", re.I | re.M),
+    re.compile(rf"^[ \t]*(?:(?i:yeah|yea|yes|ok|okay|oh|hey|lol|haha|omg|wait|dude|bro)[ \t]*,?[ \t]+)?{VOC_NAME}"
+               rf"[ \t]*[.!?…]*[ \t]*$", re.M),  # (capitalised: see vocative_names)
 )
 VOCATIVE_YOU, VOCATIVE_LINE = 6, 7  # the slots' positions above
 INTERJECTIONS = frozenset("jesus god gosh lord christ man dude bro sis oh wow dang darn geez jeez yay yes no yeah yep nope "
@@ -875,10 +875,10 @@ def vocative_names(text: str) -> list[NameSpan]:
     for k, pattern in enumerate(VOCATIVE_SLOTS):
         for m in pattern.finditer(text):
             word = m.group("name")
-            if not english_sentence(text, m.start("name"), m.end("name")):
-                continue  # "Luca, der Blitz,": the slots are English grammar
             if k in (VOCATIVE_YOU, VOCATIVE_LINE) and word.lower() not in first_names():
                 continue  # "Hvae you heard", "Ooof.", "Yuck": the opener and the line take a known first name only
+            if not english_sentence(text, m.start("name"), m.end("name")):
+                continue  # "Luca, der Blitz,": the slots are English grammar
             if k not in (3, 4) and word.lower() not in first_names() and (k == 5 or kind_of(word.title()) != "person"):
                 continue  # only a greeting or "you ..." vouches for an unknown word ("hey keena")
             if k == VOCATIVE_LINE and (_answer(text, m.start()) or not word[0].isupper()):
