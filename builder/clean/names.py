@@ -211,8 +211,6 @@ TEACHER_TITLE = re.compile(r"\b(?:professor|prof|dr|brother|sister|mr|mrs|ms|mis
 CLASS_AFTER = re.compile(r"^(?:['’]s?)?\s+(?:class|course|lecture|section|office\s+hours)\b", re.I)
 CLASS_WORDS = re.compile(r"\b(?:class|classes|course|courses|lectures?|semester|section|midterms?|homework|syllabus"
                          r"|office\s+hours|teach(?:es|ing)?|taught|grad(?:ing|ed|es))\b", re.I)
-
-
 SPEAKERS = re.compile(r"\b(?:i|i'm|im|my|me|we|our|us|you|your|u|ur)\b", re.I)
 
 
@@ -335,12 +333,12 @@ def _after_sentence_word(text: str, start: int, end: int) -> int:
     first word); a known first name stays ("Rose Smith, my teacher")."""
     from builder.clean.truecase import is_english_word
 
-    first = re.match(r"[^\W\d_]+", text[start:end])
-    if (first is None or not RELATION_AFTER.match(text[end:end + 60]) or first.end() >= end - start or not re.search(r"(?:^|[.!?\n][ \t\"“]*)$", text[:start])
-            or first.group().lower() in first_names() or not is_english_word(first.group().lower())):
+    first = re.match(r"[^\W\d_]+[ \t]+", text[start:end])
+    if first is None or first.end() >= end - start or not RELATION_AFTER.match(text[end:end + 60]):
         return start
-    rest = re.match(r"[^\W\d_]+[ \t]+", text[start:end])
-    return start + rest.end() if rest else start
+    word = first.group().strip().lower()
+    opens = re.search(r"(?:^|[.!?\n][ \t\"“]*)$", text[:start]) is not None
+    return start + first.end() if opens and word not in first_names() and is_english_word(word) else start
 
 
 POSSESSIVE_END = re.compile(r"(?:(?<=\w)['’]s|(?<=s)['’])?\Z")  # always matches (maybe empty)
@@ -858,7 +856,7 @@ def _vocative_word(word: str) -> bool:
 
 
 def _answer(text: str, start: int) -> bool:
-    """The line before the one at ``start`` (within the turn) ends with a question mark."""
+    """The text before the line at ``start`` (within the turn) ends with a question mark."""
     before = text[:start].rstrip()
     return before.endswith("?")
 

@@ -123,8 +123,8 @@ NAMING = re.compile(
     re.I)
 # ... and its verbs first (every branch needs one; the pronouns "me", "le", "que" before some are common)
 NAMING_VERB = gate(r"\b(?:call|calls|called|calling|go|goes|going|a\.?k\.?a|nick-?named|nickname|dicen|llaman|decimos"
-                   r"|llamamos|appelle|nennen|nennt|nenne|sagen|sagt|sage|chamam|chama|chamamos|name|screen-?name|screenname"
-                   r"|displayname|display)(?![\w'’])", re.I)
+                   r"|llamamos|appelle|nennen|nennt|nenne|sagen|sagt|sage|chamam|chama|chamamos|name|screenname"
+                   r"|displayname)(?![\w'’])", re.I)
 NAMING_GROUPS = ("n1", "n11", *(f"n{k}" for k in range(2, 15)))
 _POSSESSIVE_AFTER = re.compile(r"['’]s\b")  # "they call him Korea's Maicon": a comparison, not his name
 # The function words of the other languages the slots read: never a name ("... llamamos de la ...").
