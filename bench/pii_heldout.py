@@ -397,14 +397,21 @@ def scan_alone(texts: set[str], public_figures: Path | None = None) -> dict:
     return dict(zip(ordered, PiiDetector(config).scan(ordered))) if ordered else {}
 
 
+def _found_alone(values, found: dict) -> dict:
+    """Per group, how many of ``values`` ((group, turn text, offset, value)) a span of their turn's
+    ``scan_alone`` overlaps, and how many none does."""
+    out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
+    for group, text, at, value in values:
+        hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
+        out[group]["found_in_turn_alone" if hit else "not_found_in_turn_alone"] += 1
+    return out
+
+
 def leak_causes(leaks: list, found: dict) -> dict:
     """Per kind, how many leaked canaries the detector does not find even in their turn alone (a finder's
     miss) and how many it finds there (so the dialogue's context kept them: a policy rule, a trait, a
     model-made value). ``found``: ``scan_alone`` of their turns; counts only."""
-    out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
-    for kind, text, at, value in leaks:
-        hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
-        out[kind]["found_in_turn_alone" if hit else "not_found_in_turn_alone"] += 1
+    out = _found_alone(leaks, found)
     return {"note": "each leaked canary's turn scanned alone by the finders, without its dialogue: not found there = "
                     "the finders missed it (and so did the context models, which judge in the dialogue); found "
                     "there = kept by the dialogue's context (a policy rule, a trait)",
@@ -415,10 +422,7 @@ def miss_causes(misses: list, found: dict) -> dict:
     """Per kind and side (the user's turns, the other side's), how many must-redact values left in a
     surviving dialogue the finders do not find even in their turn alone, and how many they find there
     (so a policy rule or the dialogue's context kept them). ``found``: ``scan_alone``; counts only."""
-    out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
-    for kind, role, text, at, value in misses:
-        hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
-        out[f"{kind}/{role}"]["found_in_turn_alone" if hit else "not_found_in_turn_alone"] += 1
+    out = _found_alone(((f"{kind}/{role}", text, at, value) for kind, role, text, at, value in misses), found)
     return {"note": "must-redact values left in surviving dialogues, per kind and side, each turn scanned alone as in "
                     "canary_leak_causes (found there = a policy rule or the dialogue's context kept it)",
             **dict(sorted(out.items()))}
