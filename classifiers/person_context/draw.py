@@ -18,24 +18,40 @@ import random
 import sys
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 from classifiers.context_training import excluded_ids, source_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 MIN_TURNS, MAX_TURNS = 4, 40
-MAX_TURNS_4, PER_CONVERSATION_4 = 200, 3  # round 4: the long conversations too, at most 3 spans from one
-# (seed, rows, bases or None for all, file): round 1 takes every PERSON span; round 2, from the
-# conversations round 1 left, only names NER alone vouches for (the spans the model decides).
-# Round 3, from every conversation not held out (rounds 1 and 2's included): the words no finder
-# found that builder/clean/context_names.py proposes (basis "census" or "capital").
-# Round 4, from the conversations rounds 1-3 left: the spans the model decides in clean, and only
-# those: PERSON spans on the second side (role "assistant") whose basis does not already make the name
-# that person's own (suppressions.PEER_OWN_BASES).
-# round -> (seed, rows, the bases drawn: None for all, or those listed, "unfound" or "second_side", the output file)
-ROUNDS: dict[int, tuple[int, int, tuple[str, ...] | str | None, str]] = {
-    1: (3407, 640, None, "candidates.jsonl"), 2: (3408, 640, ("ner", "list"), "candidates_2.jsonl"),
-    3: (3409, 640, "unfound", "candidates_3.jsonl"), 4: (3410, 640, "second_side", "candidates_4.jsonl")}
+
+
+class Round(NamedTuple):
+    """One labelling round: its shuffle seed, how many rows, the bases drawn (None for all, those listed,
+    "unfound" or "second_side"), its file, the rounds whose conversations it leaves out, the longest
+    conversation (in rounds) it reads and at most how many spans one conversation gives (None: all)."""
+    seed: int
+    rows: int
+    bases: tuple[str, ...] | str | None
+    file: str
+    after: tuple[int, ...] = ()
+    max_turns: int = MAX_TURNS
+    per_conversation: int | None = None
+
+
+# Round 1 takes every PERSON span; round 2, from the conversations round 1 left, only names NER alone
+# vouches for (the spans the model decides). Round 3, from every conversation not held out (rounds 1 and
+# 2's included): the words no finder found that builder/clean/context_names.py proposes (basis "census"
+# or "capital"). Round 4, from the conversations rounds 1-3 left, the long ones too, at most 3 spans from
+# one: the spans the model decides in clean, and only those: PERSON spans on the second side (role
+# "assistant") whose basis does not already make the name that person's own (suppressions.PEER_OWN_BASES).
+ROUNDS: dict[int, Round] = {
+    1: Round(3407, 640, None, "candidates.jsonl"),
+    2: Round(3408, 640, ("ner", "list"), "candidates_2.jsonl", after=(1,)),
+    3: Round(3409, 640, "unfound", "candidates_3.jsonl"),
+    4: Round(3410, 640, "second_side", "candidates_4.jsonl", after=(1, 2, 3), max_turns=200, per_conversation=3)}
+
 
 def load(path: Path) -> dict:
     if zipfile.is_zipfile(path):
@@ -61,7 +77,7 @@ def main() -> None:
 
     source = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("MMRC_CHITCHAT_WHEEL", ""))
     round_ = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    seed, n_rows, bases, name = ROUNDS[round_]
+    seed, n_rows, bases, name, after, max_turns, per_conversation = ROUNDS[round_]
     out = HERE / name
     if out.exists() and "--force" not in sys.argv:
         raise SystemExit(f"{out.name} exists and holds hand labels; pass --force to draw it again (labels lost)")
@@ -69,15 +85,9 @@ def main() -> None:
         raise SystemExit("usage: draw.py CHITCHAT_WHEEL_OR_DATASET_JSON [ROUND] [--force] "
                          "(pip download --no-deps chitchat-dataset==0.9.0 -d DIR)")
     data = load(source)
-    excluded = excluded_ids()
-    if round_ == 2:  # round 2 draws from the conversations round 1 left; round 3 from all of them
-        excluded |= source_ids(HERE / ROUNDS[1][3])
-    if round_ == 4:  # round 4 from the conversations rounds 1-3 left
-        for earlier in (1, 2, 3):
-            excluded |= source_ids(HERE / ROUNDS[earlier][3])
-    most = MAX_TURNS_4 if round_ == 4 else MAX_TURNS
+    excluded = excluded_ids().union(*(source_ids(HERE / ROUNDS[earlier].file) for earlier in after))
     pool = sorted(cid for cid, conv in data.items() if cid not in excluded
-                  and MIN_TURNS <= len([r for r in conv["messages"] if r]) <= most)
+                  and MIN_TURNS <= len([r for r in conv["messages"] if r]) <= max_turns)
     random.Random(seed).shuffle(pool)
     detector = PiiDetector(CleanConfig(person_context=False))  # the finders alone, as clean runs them
     rows: list[dict] = []
@@ -91,13 +101,14 @@ def main() -> None:
             hits: list[tuple[dict, dict]]  # (turn, span)
             if bases == "second_side":
                 hits = [(t, s) for t, scan in found for s in scan.spans if s["entity"] == "PERSON"
-                        and t["role"] == "assistant" and s.get("basis") not in PEER_OWN_BASES][:PER_CONVERSATION_4]
+                        and t["role"] == "assistant" and s.get("basis") not in PEER_OWN_BASES]
             elif bases == "unfound":
                 hits = [(t, {"start": a, "end": b, "basis": kind}) for t, scan in found
                         for a, b, kind in candidates(t["text"], scan.spans)]
             else:
                 hits = [(t, s) for t, scan in found for s in scan.spans if s["entity"] == "PERSON"
                         and (bases is None or s.get("basis") in bases)]
+            hits = hits[:per_conversation]
             if not hits:
                 continue
             convs += 1
