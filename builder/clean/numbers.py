@@ -339,6 +339,26 @@ HOME_CLAUSE = re.compile(r"\b(?:live|lives|living|lived|moved|based|located|resi
 SET_OFF_CODE = re.compile(r"[,(]\s*(?P<code>\d{5,6})\s*(?=[,)]|$|\.(?!\d)|[ \t]+[^\W\d_])")  # not a count (_counted)
 # In an address block a code follows a place name: "Tanzania 53144", "Dallas TX 48486", "GETINGE 37521".
 CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\d{4}|\d{3}-\d{4}|\d{2}-\d{3})(?![\w-]|[.,]\d)")
+# A code where a place stands, after a preposition of place: "what's the weather like in 80290 this
+# weekend?", "any good tacos near 60614?", "anyone around 11189-213 wanna trade?". People name their
+# area by its code without saying it is one. A plain five or six digits only after "in", "near",
+# "nearby" or "outside" ("around 60000" is an amount as often), never a round number ("in 100000"),
+# odds ("1 in 50000") or a count ("in 10000 steps": ``_counted``); the shapes no amount or range
+# takes (hyphenated 5-3, 5-4 and 4-3, "491xx", "N6S3C2", "D38 X8R7", "VIC 2809") after "around" too;
+# Poland's 2-3 and the "322 597" / "114 55" groups, which ranges and thousands also write, only after
+# the first four.
+PLACE_PREPOSITION = r"\b(?<!\d[ \t])(?<!\bone[ \t])(?P<prep>in|near|nearby|outside|around)[ \t]+(?:the[ \t]+)?"
+CODE_AS_PLACE = re.compile(
+    PLACE_PREPOSITION + r"(?P<code>(?P<plain>(?!\d{2,3}000(?!\d))\d{5,6})|(?P<grouped>\d{2}-\d{3}|\d{3} \d{3}|\d{3} \d{2})"
+    r"|\d{5}-\d{3,4}|[1-9]\d{3}-\d{3}|\d{3}(?:xx|XX|\*\*)|(?-i:[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d)"
+    rf"|(?-i:[AC-FHKNPRTV-Y]\d{{2}} [AC-FHKNPRTV-Y\d]{{4}})|(?-i:(?:{AU_STATES})[ \t]+\d{{4}}))"
+    r"(?![\w*-]|[.,]\d)", re.I)
+
+
+def _codes_as_places(text: str) -> list[tuple[int, int]]:
+    return [(m.start("code"), m.end("code")) for m in CODE_AS_PLACE.finditer(text)
+            if not ((m.group("plain") or m.group("grouped")) and m.group("prep").lower() == "around")
+            and not _counted(text, m.end("code")) and not AMOUNT_WORD_AFTER.match(text, m.end("code"))]
 
 
 _TWO_DIGITS = re.compile(r"\d\D*\d")
@@ -370,6 +390,7 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
         (UK_CA_POSTCODE, 0.6, shaped), (LOWER_POSTCODE, 0.6, shaped), (LOWER_STATE_ZIP, 0.7, five))
         if gate for m in pattern.finditer(text)]  # the cheap gates first: most turns hold no code at all
     found += [(start, end, 0.85) for start, end in _codes_after_cue(text)] if cue else []
+    found += [(start, end, 0.6) for start, end in _codes_as_places(text)]
     found += [(m.start(), m.end(), 0.6) for m in CA_POSTCODE_JOINED.finditer(text)
               if CA_BEFORE.search(text[max(0, m.start() - 6):m.start()])]
     found += [(m.start(), m.end(), 0.6) for m in MASKED_CODE.finditer(text)
@@ -420,13 +441,18 @@ CODE_IN_PLACE = re.compile(r"(?<![\w.,/-])(?P<code>\d{2}-\d{3}|\d{5}-\d{3,4}|\d{
                            r"[ \t]+(?:in|near|around|outside)[ \t]+(?P<place>[^\W\d_][^\W\d_'’-]+)")
 
 
+# Words ending in -s that count nothing: "ship to Bhopal, 848 392 thanks!!"
+NOT_PLURALS = frozenset("thanks always perhaps besides towards afterwards unless whereas sometimes nowadays".split())
+
+
 def _counted(text: str, end: int) -> bool:
     m = re.match(r"[ \t]+([^\W\d_][\w'’-]*)", text[end:end + 30])
     if m is None:
         return bool(MONEY_OR_UNIT.match(text[end:end + 12]))
     word = m.group(1).lower()
     return (word in COUNT_NOUNS or bool(MONEY_OR_UNIT.match(text[end:end + 12]))
-            or (len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s"))))
+            or (len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s"))
+                and word not in NOT_PLURALS))
 
 
 # ... and where a line, a clause or a locative starts it, before a place word that ends the clause,
@@ -496,8 +522,9 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
 
 
 # Right after the street and its comma, any code shape is the rest of the address: "new place is
-# 402 bedford ave, 4800-607", ", 306", ", 346**" (a postal code or a flat's number, the person's either way).
-CODE_AFTER_STREET = re.compile(r",[ \t]*(?P<code>\d{3,6}|\d{4,5}-\d{3,4}|\d{3}-\d{4}|\d{2}-\d{3}|\d{3} \d{2}"
+# 402 bedford ave, 4800-607", ", 306", ", 346**" (a postal code or a flat's number, the person's either way);
+# a grouped one whole ("Bhopal, 848 392": India's, Sweden's "114 55"), not its first group.
+CODE_AFTER_STREET = re.compile(r",[ \t]*(?P<code>\d{3} \d{2,3}(?![ \t]?\d)|\d{3,6}|\d{4,5}-\d{3,4}|\d{3}-\d{4}|\d{2}-\d{3}"
                                r"|\d{3}(?:xx|XX|\*\*))(?![\w*-]|[.,]\d)")
 
 
@@ -536,10 +563,11 @@ BOOKING_CUE = re.compile(r"(?:booking|confirmation|reservation|record\s+locator|
 
 # National documents whose name alone says "identifier" (no "number" after it): "PAN: ABCDE1234F",
 # "Personalausweis L01X00T47", "codice fiscale RSSMRA85T10A562S", "Aadhaar 2345 6789 0123".
+DOCUMENT_NAMES = (r"pan(?:\s+card)?|personalausweis(?:nummer)?|ausweisnummer|reisepass(?:nummer)?"
+                  r"|steuer-?id(?:entifikationsnummer)?|codice\s+fiscale|carta\s+d'identit[àa]|national\s+insurance|nino"
+                  r"|ni\s+number|aadhaa?r|curp|rfc|pesel|dni|nif|cpf|bsn|itin|sin|nhs|medicare|tax\s+file|tax\s+id|ssn|hkid|nric")
 ID_DOCUMENTS = Gated(re.compile(
-    rf"(?:\b(?:pan(?:\s+card)?|personalausweis(?:nummer)?|ausweisnummer|reisepass(?:nummer)?"
-    rf"|steuer-?id(?:entifikationsnummer)?|codice\s+fiscale|carta\s+d'identit[àa]|national\s+insurance|nino|aadhaa?r"
-    rf"|curp|rfc|pesel|dni|nif|cpf|bsn|itin|sin|nhs|medicare|tax\s+file|tax\s+id|ssn|hkid|nric)(?![^\W\d_])"
+    rf"(?:\b(?:{DOCUMENT_NAMES})(?![^\W\d_])"
     rf"|マイナンバー|身份证号?码?|주민등록번호)"
     rf"(?:\s*(?:number|no\.?|nr\.?|#))?(?:\s+(?:is|was|:))?{_IS}(?!(?:is|was|are|no)\b)"
     rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I))
@@ -573,6 +601,15 @@ ID_CUE_AFTER = re.compile(
     r"(?:passport|national\s+id|id\s+card|identity\s+card|student|employee|staff|member(?:ship)?|customer|client|patient"
     r"|account|policy|tax|social\s+security|insurance|case|booking|confirmation|reservation|driver'?s?\s+licen[cs]e"
     r"|licen[cs]e)\s*(?:number|no\b\.?|#|id\b|code\b)", re.I)
+# ... or by a document's own name, which says "identifier" alone, after an article or a possessive ("is
+# 21016479 a valid SIN?", "AB123456C is my NI number"; not "12000 NHS nurses"); the names that are also
+# words ("a pan", "a sin") only in capitals or with "card"/"number"
+DOCUMENT_NAMES_AFTER = (DOCUMENT_NAMES.replace(r"pan(?:\s+card)?|", r"(?-i:PAN|SIN)|pan(?=\s*card|\s*number)|")
+                        .replace("|sin|", r"|sin(?=\s*number)|"))
+ID_DOCUMENT_AFTER = re.compile(
+    rf"(?<![\w.,/-]){ID_TOKEN}\s+(?:(?:is|was|isn['’]t|wasn['’]t)\s+)?(?:not\s+)?(?:a|an|my|the|our|your|his|her)\s+"
+    r"(?:(?:valid|correct|real|wrong|new|old|right|current)\s+)?"
+    rf"(?:{DOCUMENT_NAMES_AFTER})(?:\s*(?:card\s+)?(?:number|no\b\.?|#))?(?![^\W\d_])", re.I)
 
 
 def find_ids(text: str) -> list[tuple[int, int, str, float]]:
@@ -590,8 +627,8 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in OWN_ONE.finditer(text)
             if sum(c.isdigit() for c in m.group("code")) >= 4 and ID_NAMED.search(text[max(0, m.start() - 80):m.start()])
             and not YEARS.fullmatch(m.group("code")) and not DATE_LIKE.fullmatch(m.group("code"))]
-    out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in ID_CUE_AFTER.finditer(text)
-            if sum(c.isdigit() for c in m.group("code")) >= 4 and not YEARS.fullmatch(m.group("code"))
+    out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for pattern in (ID_CUE_AFTER, ID_DOCUMENT_AFTER)
+            for m in pattern.finditer(text) if sum(c.isdigit() for c in m.group("code")) >= 4 and not YEARS.fullmatch(m.group("code"))
             and not DATE_LIKE.fullmatch(m.group("code"))]
     out = list({(s, e): (s, e, entity, score) for s, e, entity, score in out}.values())  # a PAN two patterns find, once
     taken = {(s, e) for s, e, _, _ in out}

@@ -59,7 +59,7 @@ def test_numbers_in_a_list_are_data_and_never_judged(text, listed):
 def test_a_number_inside_a_refused_name_is_still_judged(tmp_path):
     # the NER reads the truecased "84102 Tmrw" as a person; the span rules refuse it as a name, which
     # says nothing of the number in it: the model judges the number (it had been left out as "kept")
-    texts, manifest, _ = clean_one_dialogue(tmp_path, [("user", "weather in 84102 tmrw? walking to class"),
+    texts, manifest, _ = clean_one_dialogue(tmp_path, [("user", "weather for 84102 tmrw? walking to class"),
                                                        ("assistant", "Expect light rain in the morning.")])
-    assert texts[0] == "weather in <ZIP_CODE> tmrw? walking to class"
+    assert texts[0] == "weather for <ZIP_CODE> tmrw? walking to class"
     assert manifest["redacted_by_model"] == {"number_context": 1}

@@ -84,6 +84,12 @@ def test_phones(text, found):
     ("im in Denver, 80202 lol", ["80202"]), ("im in Denver, 80202 people live here", []),  # set off after "I'm in"
     ("we live near Woodsburgh (M3R5V6)", ["M3R5V6"]), ("Vancouver, BC V3K5N8", ["V3K5N8"]),  # Canada's, joined
     ("the hex is A1B2C3", []),
+    # a code where a place stands, after a preposition of place; plain digits not after "around"
+    ("what's the weather like in 80290 this weekend?", ["80290"]), ("any good tacos near 560034?", ["560034"]),
+    ("anyone around 24629-649 or outside 30-001 wanna trade?", ["24629-649", "30-001"]),
+    ("anyone around 491xx, in N6S3C2 or in D38 X8R7?", ["491xx", "D38 X8R7", "N6S3C2"]),
+    ("salary is around 60000 now; around 10-100 people; around 322 597", []),  # amounts, ranges
+    ("1 in 50000 chance; one in 10000; in 100000; in 12000 steps; in 50000 per year", []),  # odds, round, counted
 ])
 def test_postal_codes_after_their_cue(text, found):
     assert sorted(set(values(find_postal_codes, text))) == found
@@ -158,6 +164,9 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("Put block 2 in the first row, then block 3 in the second row.", False),
     ("Utah's home to 5 National Parks!", False),
     ("Send it over: 888 maple street, Sydney NSW 4123. Thanks", True),
+    # ... or a preposition of place before it; not a count of things
+    ("uber dropped me at 892 maple street instead of Denver center smh", True),
+    ("We bought 2 main road options", False), ("So a 3 to 4 hour drive from Denver", False),
     ("the party is at Joseph's place (5547 rue sainte-catherine) at 8", True),  # "rue" is French's street
     ("I rue the day I met him, 12 times over", False),
     ("the party is at Joseph's place (blk 351 tampines st 26 #07-42) at 8", True),  # "blk" and a unit: any case
@@ -262,6 +271,10 @@ def test_lower_case_names_after_a_cue(text, found):
     ("is 21016479 a valid passport number or did the bank mess it up?", ["21016479"]),  # named after it
     ("48812-7 is my student id", ["48812-7"]),
     ("in 2019 my passport number changed", []),  # a year before the name
+    # a document's own name after it, behind an article or a possessive; "pan" and "sin" only as names
+    ("is 21016479 a valid SIN?", ["21016479"]), ("AB123456C is my NI number", ["AB123456C"]),
+    ("ABCDE1234F is my pan card no", ["ABCDE1234F"]), ("is 12345678 a valid aadhaar", ["12345678"]),
+    ("12000 NHS nurses", []), ("I bought 12345 a pan", []), ("i did 10000 a sin", []),
 ])
 def test_ids_named_by_their_document(text, found):
     assert sorted(set(values(find_ids, text))) == found

@@ -256,6 +256,7 @@ def test_versions_citations_routes_and_list_items_are_not_streets(text):
     ("moving day was chaos. new place is 402 bedford ave, 4800-607. come visit", "4800-607"),
     ("new place is 402 bedford ave, 306. come visit", "306"), ("new place is 402 bedford ave, 346**. ok", "346**"),
     ("I live at 12 Elm St, 300 people live there", None),
+    ("ship it to 402 bedford ave, 848 392 thanks!!", "848 392"),  # a grouped code whole; "thanks" counts nothing
 ])
 def test_any_code_shape_right_after_a_streets_comma_is_the_rest_of_the_address(text, code):
     from builder.clean.numbers import address_block_codes
