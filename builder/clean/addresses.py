@@ -208,6 +208,10 @@ def _ordinal_name_typed_cased(words: list[str], value: str) -> bool:
             and kind.lower() not in ("place", "way", "close", "court"))  # "2nd Place": a rank as often
 
 
+# ... or a preposition of place before it: "uber dropped me at 892 maple street", "we're near 12 oak lane"
+AT_PLACE = re.compile(r"\b(?:at|near|outside)[ \t]+\Z", re.I)
+
+
 def _name_ok(words: list[str], lower_text: bool) -> bool:
     for word in words:
         w = word.lower().strip(".,'’")
@@ -315,14 +319,19 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             line = text[text.rfind("\n", 0, m.start()) + 1:text.find("\n", m.end()) % (len(text) + 1)]
             if name == "name_number" and (not (cued or coded) or "\t" in line):
                 continue  # "Windows 10", a table row: a name and a number are a street only inside an address
-            if (lower_street or name == "number_first_weak") and not (cued or coded):
+            placed = lower_street and AT_PLACE.search(text, max(0, start - 12), start) is not None
+            if (lower_street or name == "number_first_weak") and not (cued or coded or placed):
                 continue  # "2 main road options", "10 National Parks": such a street needs its address around it
             if organisation_before(text, start):
                 continue  # a university's or a publisher's address is public, not a person's
             if historical(text, start, m.end()):
                 continue
             found.append((start, end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
-    return found
+    best: dict[tuple[int, int], tuple[int, int, str, float]] = {}
+    for span in found:  # a street two forms find, once, at its better score
+        if span[:2] not in best or span[3] > best[span[:2]][3]:
+            best[span[:2]] = span
+    return list(best.values())
 
 
 YEAR = re.compile(r"(?:\b(?:in|on|of|since|from|to|and|until|till|by|born|died|circa|c\.|january|february|march|april|may|june"
