@@ -142,7 +142,7 @@ def build_finders(entities: tuple[str, ...]) -> list[Finder]:
         ("AccountsAndSecrets", ("USERNAME", "PASSWORD"), False, lambda t, _: find_handles(t)),
         ("SpelledContacts", ("EMAIL_ADDRESS", "PHONE_NUMBER"), False, lambda t, _: find_spelled(t)),
         ("SignaturesAndIntroductions", ("PERSON",), False, lambda t, _: cued_names(t)),
-        ("RecordLines", ("PERSON", "DATE_OF_BIRTH"), False, lambda t, _: record_fields(t)),
+        ("RecordLines", ("PERSON", "DATE_OF_BIRTH", "ID_NUMBER"), False, lambda t, _: record_fields(t)),
         ("EnglishNames", ("PERSON",), True, english_names),
         ("NerLocations", ("LOCATION",), True, _locations),
     )

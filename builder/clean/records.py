@@ -15,6 +15,8 @@ The same record comes in other layouts: after a lead-in ("Check this for errors:
 brackets inside a sentence ("the landlord (Ana Ruiz, 0176 2234 9981) never answers"), or one field
 per line ("Best,\nAna Ruiz\nana@x.com"; ``record_blocks``), where a date and an identifier of six
 digits or more vouch for the block as a contact value does ("Ana Ruiz\n03/12/1990\n62598822").
+In a person's record such an identifier field, neither a date nor a contact value, is theirs too
+(an ``ID_NUMBER`` span): a bare run of digits has no cue word an id finder could read.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ MAX_BLOCK_LINE = 60
 ID_FIELD = re.compile(r"(?=(?:[^\d\n]*\d){6})[A-Z]{0,3}[ -]?\d[\dA-Z .-]{4,22}[\dA-Z]")  # "62598822", "LS 82 89 54 X"
 MAX_LINE = 240
 
-EXAMPLES: tuple[tuple[str, list[str], list[str]], ...] = (  # (line, the names, the dates)
+EXAMPLES: tuple[tuple[str, list[str], list[str]], ...] = (  # (line, the names, the dates and identifiers)
     ("charles bilewicz, 11th of August 1994, zoe88@yahoo.com", ["charles bilewicz"], ["11th of August 1994"]),
     ("Ana Ruiz | 0176 2234 9981 | 03/12/1990", ["Ana Ruiz"], ["03/12/1990"]),
     ("martha grant; 23.08.1992; +44 7700 900123", ["martha grant"], ["23.08.1992"]),
@@ -59,9 +61,10 @@ EXAMPLES: tuple[tuple[str, list[str], list[str]], ...] = (  # (line, the names, 
     ("the landlord (Aurora de Bock, 0176 2234 9981) never answers", ["Aurora de Bock"], []),  # in brackets
     ("call support (Mon-Fri, 0800 123 4567) today", [], []),
 )
-BLOCK_EXAMPLES: tuple[tuple[str, list[str], list[str]], ...] = (  # (text, the names, the dates)
+BLOCK_EXAMPLES: tuple[tuple[str, list[str], list[str]], ...] = (  # (text, the names, the dates and identifiers)
     ("Best,\nKiaan Newman\nkiaan.n@gmail.com | 0176 2234 9981", ["Kiaan Newman"], []),
-    ("Ana Ruiz\n03/12/1990\nLS 82 89 54 X", ["Ana Ruiz"], ["03/12/1990"]),
+    ("Ana Ruiz\n03/12/1990\nLS 82 89 54 X", ["Ana Ruiz"], ["03/12/1990", "LS 82 89 54 X"]),
+    ("Ana Ruiz\n03/12/1990\n62598822", ["Ana Ruiz"], ["03/12/1990", "62598822"]),
     ("Agenda\nTom Lee\n03/12/2024", [], []),                       # a name and a date alone: no record
     ("Team Sync\n12/03/2024\nRoom 4512-88", [], []),                # no name-shaped field
 )
@@ -180,10 +183,14 @@ def record_blocks(text: str) -> list[tuple[int, int, list[tuple[int, str]]]]:
 
 
 def record_fields(text: str) -> list[tuple[int, int, str, float, str]]:
-    """PERSON and DATE_OF_BIRTH spans of the record lines and blocks in ``text`` (see the module's note)."""
+    """PERSON, DATE_OF_BIRTH and ID_NUMBER spans of the record lines and blocks in ``text`` (see the
+    module's note). A date is a birth date, and a field of six digits or more that is neither a date nor
+    a contact value an identifier, only in a person's record ("Office closed; 25/12/2024; 0800 ...")."""
     out = []
     for _, _, fields in record_lines(text) + record_blocks(text):
         names = [(pos, pos + len(f), "PERSON", 0.85, "record") for pos, f in fields if f and _name(f)]
-        if names:  # a date is a birth date only in a person's record ("Office closed; 25/12/2024; 0800 ...")
+        if names:
             out += names + [(pos, pos + len(f), "DATE_OF_BIRTH", 0.85, "record") for pos, f in fields if f and _date(f)]
+            out += [(pos, pos + len(f), "ID_NUMBER", 0.85, "record") for pos, f in fields
+                    if f and ID_FIELD.fullmatch(f) and not DATE_FIELD.fullmatch(f) and not _contact(f)]
     return list(dict.fromkeys(out))  # a line of a block is also a record line: each span once

@@ -22,7 +22,7 @@ from builder.clean.context_streets import add_streets
 from builder.clean.names import PARTICLES, lower_case_first_name
 from builder.clean.pii import TurnScan, plain, resolve_overlaps
 from builder.clean.precision import NOT_NAMES, is_public
-from builder.clean.records import record_lines
+from builder.clean.records import record_blocks, record_lines
 from builder.clean.suppressions import Context
 from builder.clean.surrogates import Redactor, apply_spans
 from builder.clean.truecase import is_english_word
@@ -212,11 +212,11 @@ def model_decisions(scans: list[TurnScan]) -> dict[str, int]:
 
 def replaced_share(text: str, spans: list[dict]) -> float:
     """The share of a turn's units that replacements are, after replacement: each replaced span
-    counts one unit, each word outside the spans one. A pasted record's line (records.py) counts
-    for nothing: with surrogates in its fields it reads as the same record ("Jane Roe, 1 May 1990,
-    jane@example.com"), however much of it was replaced. Records are read in the finders' plain
-    characters (pii.PLAIN: one for one, so at the same offsets)."""
-    records = [(s, e) for s, e, _ in record_lines(plain(text))]
+    counts one unit, each word outside the spans one. A pasted record (records.py: a line, or one
+    field per line) counts for nothing: with surrogates in its fields it reads as the same record
+    ("Jane Roe, 1 May 1990, jane@example.com"), however much of it was replaced. Records are read in
+    the finders' plain characters (pii.PLAIN: one for one, so at the same offsets)."""
+    records = [(s, e) for s, e, _ in record_lines(plain(text)) + record_blocks(plain(text))]
     spans = [sp for sp in spans if not any(s <= sp["start"] and sp["end"] <= e for s, e in records)]
     for s, e in sorted(records, reverse=True):
         text = text[:s] + " " * (e - s) + text[e:]

@@ -78,11 +78,11 @@ def test_record_field_examples(text, name, expected):
     assert names.record_field(text, start, start + len(name)) is expected
 
 
-@pytest.mark.parametrize("line, names, dates", records.EXAMPLES + records.BLOCK_EXAMPLES)
-def test_record_line_examples(line, names, dates):
+@pytest.mark.parametrize("line, names, values", records.EXAMPLES + records.BLOCK_EXAMPLES)
+def test_record_line_examples(line, names, values):
     found = records.record_fields(line)
     assert [line[s:e] for s, e, entity, *_ in found if entity == "PERSON"] == names
-    assert [line[s:e] for s, e, entity, *_ in found if entity == "DATE_OF_BIRTH"] == dates
+    assert [line[s:e] for s, e, entity, *_ in found if entity in ("DATE_OF_BIRTH", "ID_NUMBER")] == values
 
 
 @pytest.mark.parametrize("text, expected", fiction.SHEET_EXAMPLES)

@@ -235,6 +235,16 @@ def test_a_record_line_written_with_number_hyphens_counts_for_nothing_in_the_coh
     assert replaced_share("Jane Roe 1 May 1990 212 555 0187 ok", [{"start": 0, "end": 8}]) == round(1 / 8, 4)
 
 
+def test_a_record_written_one_field_per_line_counts_for_nothing_in_the_coherence_share():
+    """With surrogates in its fields a record block reads as the same record."""
+    from builder.clean.redact import replaced_share
+
+    text = "Ana Ruiz\n03/12/1990\n62598822"
+    spans = [{"start": 0, "end": 8}, {"start": 9, "end": 19}, {"start": 20, "end": 28}]
+    assert replaced_share(text, spans) == 0.0
+    assert replaced_share("Agenda\nTom Lee\n03/12/2024", [{"start": 7, "end": 14}, {"start": 15, "end": 25}]) == round(2 / 3, 4)
+
+
 def test_a_cued_plate_with_two_digits_reaches_the_scan():
     """possible_entities skips an entity in a turn with fewer digits than any of its values holds:
     ID_NUMBER's floor was four, so "DS75 YXN" (two digits) was found and then silently dropped."""
