@@ -44,6 +44,7 @@ def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits
                         max_chars: int = 4000) -> list:
     """The scans with a span added for each number the number-context model reads as personal."""
     from builder.clean.context_names import typed_chat_turn, with_spans
+    from builder.clean.numbers import amount
     from builder.clean.pii import plain
     from builder.traits.code import code_ranges, in_ranges
     from classifiers.number_context.features import MAX_CANDIDATES, candidates
@@ -74,6 +75,8 @@ def add_unfound_numbers(turns: list[dict], texts: list[str], scans: list, traits
                 continue
             model = load() if model is None else model
             p, kind = model.judge(text, start, end)
+            if kind == "ZIP" and amount(text, end):
+                continue  # "my salary is 85000 a year", "40000 career points": no postcode is counted
             if p >= model.threshold and ENTITY[kind] in entities:
                 added.append({"start": start, "end": end, "entity": ENTITY[kind], "score": round(p, 3),
                               "basis": "number_context", "number_context": round(p, 3)})

@@ -342,7 +342,8 @@ CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\
 # A code where a place stands, after a preposition of place: "what's the weather like in 80290 this
 # weekend?", "any good tacos near 60614?", "anyone around 11189-213 wanna trade?". People name their
 # area by its code without saying it is one. A plain five or six digits only after "in", "near",
-# "nearby" or "outside" ("around 60000" is an amount as often), never a round number ("in 100000"),
+# "nearby" or "outside" ("around 60000" is an amount as often; "around 08540" is not: no amount starts
+# with a zero), never a round number ("in 100000"),
 # odds ("1 in 50000") or a count ("in 10000 steps": ``_counted``); the shapes no amount or range
 # takes (hyphenated 5-3, 5-4 and 4-3, "491xx", "N6S3C2", "D38 X8R7", "VIC 2809") after "around" too;
 # Poland's 2-3 and the "322 597" / "114 55" groups, which ranges and thousands also write, only after
@@ -357,7 +358,7 @@ CODE_AS_PLACE = re.compile(
 
 def _codes_as_places(text: str) -> list[tuple[int, int]]:
     return [(m.start("code"), m.end("code")) for m in CODE_AS_PLACE.finditer(text)
-            if not ((m.group("plain") or m.group("grouped")) and m.group("prep").lower() == "around")
+            if not (m.group("grouped") or m.group("plain") and m.group("plain")[0] != "0") or m.group("prep").lower() != "around"
             and not _counted(text, m.end("code")) and not AMOUNT_WORD_AFTER.match(text, m.end("code"))]
 
 
@@ -445,6 +446,22 @@ CODE_IN_PLACE = re.compile(r"(?<![\w.,/-])(?P<code>\d{2}-\d{3}|\d{5}-\d{3,4}|\d{
 NOT_PLURALS = frozenset("thanks always perhaps besides towards afterwards unless whereas sometimes nowadays".split())
 
 
+def amount(text: str, end: int) -> bool:
+    """The number ending at ``end`` counts or prices something: a unit, a counted noun or an amount
+    word follows it, or one word later ("85000 a year", "40000 career points", "25000 per month").
+    Named words only: "-s" is no plural in "11101 queens" or "29401 después"."""
+    if AMOUNT_WORD_AFTER.match(text, end) or MONEY_OR_UNIT.match(text[end:end + 12]):
+        return True
+    words = _NEXT_WORDS.match(text, end)
+    return words is not None and any(w.lower() in HOME_COUNTS for w in words.groups() if w)
+
+
+_NEXT_WORDS = re.compile(r"[ \t]+([^\W\d_]+)(?:[ \t]+([^\W\d_]+))?")
+
+
+ROUND = re.compile(r"\d{2,3}000")  # five or six digits ending in three zeros: a round amount more often than a code
+
+
 def _counted(text: str, end: int) -> bool:
     m = re.match(r"[ \t]+([^\W\d_][\w'’-]*)", text[end:end + 30])
     if m is None:
@@ -489,10 +506,11 @@ def codes_before_places(text: str, ents: list) -> list[tuple[int, int, str, floa
         group = "au" if m.group("au") else "code"
         code = m.group(group)
         if group == "code" and len(code) == 4 and code.isdigit():  # the cheap tests first: most are "in 2019"
-            if not by_ner(m) or YEAR_LIKE.fullmatch(code) or _counted(text, m.end(group)):
+            # ... and one with a leading zero is neither a year nor a count: "Oslo 0557" needs no NER
+            if YEAR_LIKE.fullmatch(code) or _counted(text, m.end(group)) or not (by_ner(m) or code[0] == "0" and is_place(m)):
                 continue
-        elif _counted(text, m.end(group)) or not is_place(m):
-            continue
+        elif _counted(text, m.end(group)) or ROUND.fullmatch(code) or not is_place(m):
+            continue  # a count, or a round number after a town ("Wembley Stadium, 90000?"): an amount
         after = m.end(group)
         if code.isdigit() and WORD_AFTER.match(text, after) and not FUNCTION_AFTER.match(text, after) and (
                 len(code) <= 4 or AMOUNT_WORD_AFTER.match(text, after)):

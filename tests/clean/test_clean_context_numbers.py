@@ -63,3 +63,22 @@ def test_a_number_inside_a_refused_name_is_still_judged(tmp_path):
                                                        ("assistant", "Expect light rain in the morning.")])
     assert texts[0] == "weather for <ZIP_CODE> tmrw? walking to class"
     assert manifest["redacted_by_model"] == {"number_context": 1}
+
+
+@pytest.mark.parametrize("text, number, counted", [
+    ("my salary is 85000 a year", "85000", True), ("lebron passed 40000 career points", "40000", True),
+    ("rent is 25000 per month", "25000", True), ("weather in 80290 this weekend?", "80290", False),
+    ("im in 60614 chicago", "60614", False), ("is 11101 queens or brooklyn", "11101", False),  # named words only
+    ("se mudó a 29401 después de la uni", "29401", False),
+])
+def test_a_number_that_counts_or_prices_something_is_no_postcode_the_model_may_take(text, number, counted):
+    from builder.clean.numbers import amount
+
+    assert amount(text, text.index(number) + len(number)) is counted
+
+
+def test_the_model_takes_no_postcode_before_an_amount_word(tmp_path):
+    texts, manifest, _ = clean_one_dialogue(tmp_path, [
+        ("user", "If my salary is 85000 a year, how much will I take home after tax in California?"),
+        ("assistant", "It depends on your deductions.")])
+    assert "85000" in texts[0]

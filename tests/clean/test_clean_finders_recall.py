@@ -89,6 +89,7 @@ def test_phones(text, found):
     ("anyone around 24629-649 or outside 30-001 wanna trade?", ["24629-649", "30-001"]),
     ("anyone around 491xx, in N6S3C2 or in D38 X8R7?", ["491xx", "D38 X8R7", "N6S3C2"]),
     ("salary is around 60000 now; around 10-100 people; around 322 597", []),  # amounts, ranges
+    ("is it safe to walk around 08540 at night?", ["08540"]), ("around 0900 we left", []),  # no amount starts with 0
     ("1 in 50000 chance; one in 10000; in 100000; in 12000 steps; in 50000 per year", []),  # odds, round, counted
 ])
 def test_postal_codes_after_their_cue(text, found):
@@ -112,6 +113,8 @@ def test_postal_codes_after_their_cue(text, found):
     ("timeout for 127.0.0.1 port 52662", [], []),  # "port" is also a verb: no town
     # the world's shapes after a town, and a code said to be in one
     ("Bhopal 462 016, Kraków 30-001, Stockholm 114 55", [], ["462 016", "30-001", "114 55"]),
+    ("I'm in Oslo 0557, which shops are open?", [], ["0557"]), ("Oslo 0800 departure", [], []),  # a leading zero
+    ("What's the capacity of Wembley Stadium, 90000?", [], []),  # a round number after a place: an amount
     ("Leeds 73580 represent lol", [], ["73580"]),  # five digits after a town: its code unless a word makes an amount
     ("Leeds 73580 per month", [], []),
     ("Leeds 73580, represent lol", [], ["73580"]),
