@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Fourteen sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Fifteen sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -61,6 +61,15 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   the same words as plain words, public figures' nicknames, characters and brands to keep.
   Written by helpers who saw no code or data; ``before_reading`` as above.
 
+- ``places_e`` (session 52): 200 messages with 204 private values (93 postal codes of many countries,
+  often standing where a place would, "whats the vibe in 94110"; 81 streets typed as people text them,
+  lower case, units first, cue words misspelt; 19 ids and 11 phones typed casually), half between
+  people, a fifth in other languages; and 100 with look-alikes to keep (years, counts, amounts after
+  towns, ranges, model and route numbers, public addresses). Written by a helper who saw no code or
+  data, after session 52's first rules (codes where a place stands, ids named after them, lower-case
+  streets after "at"), so both halves measure them; its must-keep values are every token with a digit
+  in the 100 messages to keep, taken by a script (the helper wrote no ``keep`` lists).
+
 ``--rules-only`` runs clean without the number- and street-context models (``--no-number-context
 --no-street-context``) and saves
 the set's figures as ``<set>:rules_only``, beside the default run's.
@@ -75,7 +84,7 @@ made names of "número" and "Kannst"). A value survives when its text
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|names_c|nicknames_d|streets|streets_b|places_c|places_d|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|names_c|nicknames_d|streets|streets_b|places_c|places_d|places_e|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -94,7 +103,8 @@ SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "s
         "streets": "streets.jsonl", "accounts": "accounts.jsonl", "numbers": "numbers.jsonl",
         "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl", "numbers_c": "numbers_c.jsonl",
         "streets_b": "streets_b.jsonl", "places_c": "places_c.jsonl", "names_c": "names_c.jsonl",
-        "places_d": "places_d.jsonl", "nicknames_d": "nicknames_d.jsonl"}  # set -> file (each split by id parity)
+        "places_d": "places_d.jsonl", "nicknames_d": "nicknames_d.jsonl",
+        "places_e": "places_e.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
