@@ -40,7 +40,7 @@ NOT_PLACE_WORDS = NOT_IN_NAME_WORDS | INTERJECTIONS  # no town in an address blo
 NAME_WORD = rf"(?:{NOT_IN_NAME}{L}[\w'’.\-]*|\d{{1,4}}(?:st|nd|rd|th)\b)"
 EN_TYPES = (
     "street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|ter|close|crescent"
-    "|cres|square|sq|parkway|pkwy|highway|hwy|loop|mall|isle|trail|trl|circle|cir|row|walk|alley|heights|hts|hill"
+    "|cres|square|sq|parkway|pkwy|highway|hwy|loop|mall|isle|trail|trl|circle|cir|row|walk|alley|heights|hts|hill|tce"
     "|point|ridge|run|path|pike|plaza|gardens|grove|green|mews|quay|wharf|vale|view|bypass|causeway|crossing"
     "|expressway|freeway|junction|manor|meadows?|mount|oval|pass|rise|shores?|spur|summit|turnpike|villas?|wells"
     "|cove|creek|crest|estates?|falls|ferry|fields?|ford|forest|fork|fort|gateway|glen|harbou?r|haven|hollow|island"
@@ -327,11 +327,59 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             if historical(text, start, m.end()):
                 continue
             found.append((start, end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
+    if digits and ADDRESS_CUE_ANY.search(text):
+        found += [span for span in cued_houses(text) if not any(s < span[1] and span[0] < e for s, e, *_ in found)]
     best: dict[tuple[int, int], tuple[int, int, str, float]] = {}
     for span in found:  # a street two forms find, once, at its better score
         if span[:2] not in best or span[3] > best[span[:2]][3]:
             best[span[:2]] = span
     return list(best.values())
+
+
+# A house number and its street's name right after a cue that says "address", the type word left
+# out as people text it: "i live at 4206 Fairmount now", "my address is 64 dunraven, come by",
+# "ship it to 1437 N Hoyne", "my adress is 7-46-2 jingumae". The name is one to three words up to a
+# stop word; its first word is no English word typed in lower case ("send it to 2 people", "i live at 5 min from campus"), no English
+# plural in any case ("send them to 3 Friends") and no time ("meet at 5 pm").
+ADDRESS_CUE = re.compile(r"\b(?:(?:address|adress|addres|adres|addy)(?:[ \t]+is)?[ \t]*:?"
+                         r"|(?:live|lives|living|staying|stay|stays)[ \t]+at"
+                         r"|(?:ship|mail|send|deliver)(?:ped|ed|ing)?[ \t]+(?:(?:it|them|this|that|the\s+\w+)[ \t]+)?to)\Z", re.I)
+ADDRESS_CUE_ANY = gate(r"\b(?:address|adress|addres|adres|addy|live|lives|living|staying|stay|stays|ship|mail|send|deliver)",
+                       re.I)
+CUED_HOUSE = re.compile(rf"(?<![\w/-])(?P<number>\d{{1,5}}[a-zA-Z]?(?:[/-]\d{{1,5}}[a-zA-Z]?){{0,2}})[ \t]+"
+                        r"(?:(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?[ \t]+)?"
+                        rf"(?P<name>{L}[\w'’.\-]*(?:[ \t]+{L}[\w'’.\-]*){{0,2}})")
+TIME_WORDS = frozenset("am pm a.m. p.m. oclock o'clock ish min mins minute minutes hour hours hr hrs sec".split())
+
+
+def cued_houses(text: str) -> list[tuple[int, int, str, float]]:
+    """Streets named by their house number and name after an address cue (see ADDRESS_CUE)."""
+    from builder.clean.truecase import is_english_word
+
+    out = []
+    for m in CUED_HOUSE.finditer(text):
+        if not ADDRESS_CUE.search(text, max(0, m.start() - 40), m.start() - 1 if text[m.start() - 1:m.start()].isspace() else m.start()):
+            continue
+        words = m.group("name").split()
+        keep = 0
+        for word in words:
+            bare = word.lower().strip(".,'’")
+            if bare in STOP_IN_NAMES or bare in NOT_IN_NAME_WORDS or bare in TIME_WORDS:
+                break
+            keep += 1
+        if not keep:
+            continue
+        first = words[0].strip(".,'’")
+        if (is_english_word(first.lower()) and (first.islower() or first.lower().endswith("s"))
+                or words[0].lower().strip(".") in TIME_WORDS):
+            continue  # "2 people", "3 Friends of mine", "5 min": a count, in any case when plural
+        name_end = m.start("name") + len(" ".join(words[:keep]))
+        end = name_end - (1 if text[name_end - 1] in ".," else 0)
+        if organisation_before(text, m.start()) or historical(text, m.start(), end):
+            continue
+        end, _ = extend_block(text, end, not any(c.isupper() for c in text))
+        out.append((m.start(), end, "STREET_ADDRESS", 0.75))
+    return out
 
 
 YEAR = re.compile(r"(?:\b(?:in|on|of|since|from|to|and|until|till|by|born|died|circa|c\.|january|february|march|april|may|june"

@@ -170,6 +170,11 @@ def test_postal_codes_before_the_town(text, ents, found):
     # ... or a preposition of place before it; not a count of things
     ("uber dropped me at 892 maple street instead of Denver center smh", True),
     ("We bought 2 main road options", False), ("So a 3 to 4 hour drive from Denver", False),
+    # ... or after a cue that says "address", its type word left out; not a count or a time
+    ("i live at 4206 Fairmount now", True), ("my address is 64 dunraven, come by", True),
+    ("Ship it to 1437 N Hoyne please", True), ("sory my adress is 7-46-2 jingumae not the old one", True),
+    ("i live at 29 hawthorn tce", True), ("send it to 2 people", False), ("i live at 5 min from campus", False),
+    ("meet at 5 pm", False), ("Send them to 3 Friends of mine", False),
     ("the party is at Joseph's place (5547 rue sainte-catherine) at 8", True),  # "rue" is French's street
     ("I rue the day I met him, 12 times over", False),
     ("the party is at Joseph's place (blk 351 tampines st 26 #07-42) at 8", True),  # "blk" and a unit: any case
