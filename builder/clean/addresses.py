@@ -188,6 +188,10 @@ PLACE_SEP = r"[ \t]*(?:\n[ \t>]*,|,[ \t]*\n?|\n)[ \t>]*|[ \t]+"
 FOREIGN_UNIT = (r"(?:apto|ap|dpto|depto|piso|puerta|pta|escalera|esc|apartamento|appartamento|interno|int|scala|piano"
                 r"|bloco|andar|wohnung|whg|etage|étage)\.?[ \t]*\d{1,5}[a-z]?\b"  # "Puerta 3", "Appartamento 17", "Piano 1"
                 r"|\d{1,2}[ºª°][ \t]*(?:[a-z]{1,5}\.?)?|bât\.?[ \t]*[a-z0-9]\b")
+# A floor or a flat written before the street and set off by a comma, as many countries write it: "3rd
+# floor, 45 Ogunlana Drive", "2º andar, Rua da Boavista 112", "apto 42, Rua Augusta 100" (the English
+# unit words without a comma are the forms' own LEAD: "Flat 9, 307 Cranbrook Road").
+UNIT_BEFORE = re.compile(rf"(?<![\w-])(?:\d{{1,2}}(?:st|nd|rd|th)[ \t]+(?:floor|fl\.?)|{FOREIGN_UNIT}),[ \t]*\Z", re.I)
 EXT_UNIT = re.compile(rf"(?:{PLACE_SEP})?(?:{UNIT}|{FOREIGN_UNIT})", re.I)
 EXT_POSTAL = re.compile(rf"(?:{PLACE_SEP})(?!(?:19|20)\d\d(?![\w-]))\b{POSTAL}(?![\w-])")
 # "...\n\n Mexico 52199": a country and code after one blank line still close the block
@@ -331,6 +335,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
         found += [span for span in cued_houses(text) if not any(s < span[1] and span[0] < e for s, e, *_ in found)]
     best: dict[tuple[int, int], tuple[int, int, str, float]] = {}
     for span in found:  # a street two forms find, once, at its better score
+        before = UNIT_BEFORE.search(text, max(0, span[0] - 30), span[0])
+        span = (before.start(), *span[1:]) if before else span  # "3rd floor, 45 Ogunlana Drive"
         if span[:2] not in best or span[3] > best[span[:2]][3]:
             best[span[:2]] = span
     return list(best.values())

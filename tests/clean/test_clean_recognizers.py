@@ -208,6 +208,8 @@ def test_sums_and_events_are_no_contact_data():
     ("vivo en la Cl. 10 Sur # 23-08, Bogotá", "Cl. 10 Sur # 23-08, Bogotá"),
     ("448 4th Blvd is my place", "448 4th Blvd"),  # an ordinal name has no case: its capitalised type says it
     ("I live at Unit 4/12 Smith St", "Unit 4/12 Smith St"),  # the unit's word before "4/12"
+    ("i stay at 3rd floor, 45 Ogunlana Drive", "3rd floor, 45 Ogunlana Drive"),  # a floor or a flat before, a comma
+    ("2º andar, Rua da Boavista 112 — toca a campainha", "2º andar, Rua da Boavista 112"),
 ])
 def test_street_addresses_in_many_orders_with_their_block(text, value):
     assert value in [text[s:e] for s, e, _, _ in find_streets(text)]
