@@ -325,8 +325,8 @@ def score_labels(rows, fates, misses: list | None = None) -> dict:
 
 def score_canaries(rows, fates, leaks: list | None = None, people: list | None = None) -> dict:
     """``leaks``, when given, receives (kind, turn text, offset, value) of every leaked canary, for
-    ``leak_causes``; ``people`` (turn text, offset, value, removed, removed per word) of every PERSON canary in a surviving
-    dialogue, for ``person_shapes`` (aggregates only: nobody reads the values)."""
+    ``leak_causes``; ``people`` (kind, turn text, offset, value, removed, removed per word) of every PERSON and STREET
+    canary in a surviving dialogue, for ``person_shapes`` and ``street_shapes`` (aggregates only: nobody reads the values)."""
     t = Tally()
     for row in rows:
         src, f = row["source"], fates[row["id"]]
@@ -349,8 +349,8 @@ def score_canaries(rows, fates, leaks: list | None = None, people: list | None =
             half = len(words) > 1 and any(words) and not all(words)
             if not removed and leaks is not None:
                 leaks.append((v["kind"], raw, at, v["value"]))
-            if v["kind"] == "PERSON" and people is not None:
-                people.append((raw, at, v["value"], removed, words))
+            if v["kind"] in ("PERSON", "STREET") and people is not None:
+                people.append((v["kind"], raw, at, v["value"], removed, words))
             t.add(groups, n=1, surviving=1, removed=removed, leaked=not removed, intact=not damaged,
                   multiword=len(words) > 1, half=half)
     out = {}
@@ -439,7 +439,9 @@ def person_shapes(people: list, found: dict) -> dict:
     from builder.clean.truecase import is_english_word
 
     shapes: dict = defaultdict(lambda: {"n": 0, "leaked": 0})
-    for text, at, value, removed, per_word in people:
+    for kind, text, at, value, removed, per_word in people:
+        if kind != "PERSON":
+            continue
         words = value.split()
         first = words[0].strip(".,'’\"")
         case = ("lower" if value.islower() else "title" if all(w[:1].isupper() for w in words)
@@ -460,6 +462,41 @@ def person_shapes(people: list, found: dict) -> dict:
                 key = f"multiword_{'all_left' if not any(per_word) else 'part_left'}_{where}_{word_kind(word)}"
                 shapes[key]["n"] += 1
                 shapes[key]["leaked"] += not gone
+    return dict(sorted(shapes.items()))
+
+
+PLACE_WORD_BEFORE = re.compile(r"\b(?:at|on|to|in|from|near|is)\s*:?\s*$", re.I)
+
+
+def street_shapes(people: list, found: dict) -> dict:
+    """Per shape of the STREET canaries in surviving dialogues, how many there are and how many leaked
+    (counts, never the values): words, case, whether it starts with its number, holds an English
+    street type word, a unit, a comma, letters outside ASCII; whether an address cue or a preposition
+    of place stands before it; whether the turn has capitals; and, of the leaked ones, whether the
+    finders found any part of it in its turn alone (``found``: ``scan_alone``) and whether part of it was removed."""
+    from builder.clean.addresses import CUE, EN_TYPES, UNIT_WORD
+
+    types = re.compile(rf"(?i:\b(?:{EN_TYPES})\b)")
+    shapes: dict = defaultdict(lambda: {"n": 0, "leaked": 0})
+    for kind, text, at, value, removed, per_word in people:
+        if kind != "STREET":
+            continue
+        words = value.split()
+        case = ("lower" if value.islower() else "upper" if value.isupper()
+                else "title" if all(w[:1].isupper() or not w[:1].isalpha() for w in words) else "mixed")
+        before = text[max(0, at - 60):at]
+        part = any(s < at + len(value) and at < sp_end for s, sp_end in ((sp["start"], sp["end"]) for sp in found[text].spans))
+        keys = ["all", f"words_{min(len(words), 5)}", f"case_{case}", f"number_first_{value[:1].isdigit()}",
+                f"en_type_word_{types.search(value) is not None}", f"unit_{UNIT_WORD.search(value) is not None or '#' in value}",
+                f"comma_{',' in value}", f"non_ascii_{any(ord(c) > 127 for c in value)}",
+                f"cue_before_{CUE.search(before) is not None}",
+                f"place_word_before_{PLACE_WORD_BEFORE.search(before) is not None}",
+                f"turn_has_capitals_{any(c.isupper() for c in text)}"]
+        if not removed:
+            keys += [f"leaked_found_in_turn_alone_{part}", f"leaked_partly_removed_{any(per_word)}"]
+        for key in keys:
+            shapes[key]["n"] += 1
+            shapes[key]["leaked"] += not removed
     return dict(sorted(shapes.items()))
 
 
@@ -563,7 +600,7 @@ def main() -> None:
     timings = clean_manifest.get("timings", {})
     canaries = score_canaries(sets["canaries"], fates, leaks := [], people := [])
     labels = score_labels(sets["labels"], fates, missed := [])
-    alone = scan_alone({text for _, text, _, _ in leaks} | {text for text, *_ in people}
+    alone = scan_alone({text for _, text, _, _ in leaks} | {text for _, text, *_ in people}
                        | {text for _, _, text, _, _ in missed}, args.public_figures)
     result = {
         "bench": "pii_heldout",
@@ -582,6 +619,7 @@ def main() -> None:
         "canaries": canaries,
         "canary_leak_causes": leak_causes(leaks, alone),
         "canary_person_shapes": person_shapes(people, alone),
+        "canary_street_shapes": street_shapes(people, alone),
         "throughput": {"dialogues_into_clean": n_clean, "turns_into_clean": turns, "clean_wall_s": round(clean_s, 2),
                        "dialogues_per_s_wall": round(n_clean / clean_s, 2),
                        "clean_setup_s": round(timings.get("setup_s", 0), 2),
