@@ -423,7 +423,7 @@ _ENDINGS = tuple(NAME_FIRST_ENDINGS.split("|"))
 _SHORT_TYPE_BEFORE_NUMBER = re.compile(rf"\s(?:{NAME_FIRST_WORDS})(?!\w),?\s+(?:{NUMBER_LABEL})?\d", re.I)
 
 
-_TYPE_WORD = re.compile(rf"(?:{LEAD})?(?P<type>{PREFIX_TYPES})(?P<dot>\.)?", re.I)
+_TYPE_WORD = re.compile(rf"(?:{LEAD})?(?P<type>{PREFIX_TYPES})(?P<dot>\.)?(?:(?<=[/.])|(?![^\W\d_]))", re.I)  # the whole word: "avenida", not "av"
 
 
 BLK_UNIT = re.compile(r"blk\b.*#\s?\d", re.I)

@@ -175,6 +175,7 @@ def test_postal_codes_before_the_town(text, ents, found):
     ("Ship it to 1437 N Hoyne please", True), ("sory my adress is 7-46-2 jingumae not the old one", True),
     ("i live at 29 hawthorn tce", True), ("send it to 2 people", False), ("i live at 5 min from campus", False),
     ("meet at 5 pm", False), ("Send them to 3 Friends of mine", False),
+    ("Yo, meet me at avenida paulista 1000 tonight", True),  # the type word read whole ("avenida", not "av")
     ("the party is at Joseph's place (5547 rue sainte-catherine) at 8", True),  # "rue" is French's street
     ("I rue the day I met him, 12 times over", False),
     ("the party is at Joseph's place (blk 351 tampines st 26 #07-42) at 8", True),  # "blk" and a unit: any case
