@@ -325,8 +325,9 @@ def score_labels(rows, fates, misses: list | None = None) -> dict:
 
 def score_canaries(rows, fates, leaks: list | None = None, people: list | None = None) -> dict:
     """``leaks``, when given, receives (kind, turn text, offset, value) of every leaked canary, for
-    ``leak_causes``; ``people`` (kind, turn text, offset, value, removed, removed per word) of every PERSON and STREET
-    canary in a surviving dialogue, for ``person_shapes`` and ``street_shapes`` (aggregates only: nobody reads the values)."""
+    ``leak_causes``; ``people`` (kind, turn text, offset, value, removed, removed per word) of every PERSON, STREET and
+    ZIP canary in a surviving dialogue, for ``person_shapes``, ``street_shapes`` and ``zip_shapes`` (aggregates only:
+    nobody reads the values)."""
     t = Tally()
     for row in rows:
         src, f = row["source"], fates[row["id"]]
@@ -349,7 +350,7 @@ def score_canaries(rows, fates, leaks: list | None = None, people: list | None =
             half = len(words) > 1 and any(words) and not all(words)
             if not removed and leaks is not None:
                 leaks.append((v["kind"], raw, at, v["value"]))
-            if v["kind"] in ("PERSON", "STREET") and people is not None:
+            if v["kind"] in ("PERSON", "STREET", "ZIP") and people is not None:
                 people.append((v["kind"], raw, at, v["value"], removed, words))
             t.add(groups, n=1, surviving=1, removed=removed, leaked=not removed, intact=not damaged,
                   multiword=len(words) > 1, half=half)
@@ -500,6 +501,45 @@ def street_shapes(people: list, found: dict) -> dict:
     return dict(sorted(shapes.items()))
 
 
+ZIP_SHAPES = (("5_digits", r"\d{5}"), ("5_4", r"\d{5}-\d{4}"), ("6_digits", r"\d{6}"), ("4_digits", r"\d{4}"),
+              ("3_digits", r"\d{3}"), ("hyphenated", r"\d+-\d+"), ("spaced_digits", r"\d+ \d+"),
+              ("letters_and_digits", r"(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d -]+"))
+
+
+CAPITALISED_BEFORE = re.compile(r"[A-Z][a-z]+,?[ \t]+$")
+WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
+SET_OFF_BEFORE, SET_OFF_AFTER = re.compile(r"[,(][ \t]*$"), re.compile(r"[ \t]*[,)]")
+
+
+def zip_shapes(people: list, found: dict) -> dict:
+    """Per shape of the ZIP canaries in surviving dialogues, how many there are and how many leaked
+    (counts, never the values): the code's shape, whether a postcode cue word stands in its turn,
+    whether a preposition of place or a capitalised word (a town) stands right before it or a word
+    right after it, whether it is set off by a comma or a bracket, whether it ends the turn; and of
+    the leaked ones whether the finders found any part of it in its turn alone."""
+    from builder.clean.numbers import ZIP_CUE_ANY
+
+    shapes: dict = defaultdict(lambda: {"n": 0, "leaked": 0})
+    for kind, text, at, value, removed, _ in people:
+        if kind != "ZIP":
+            continue
+        shape = next((name for name, pattern in ZIP_SHAPES if re.fullmatch(pattern, value)), "other")
+        before, after = text[max(0, at - 25):at], text[at + len(value):at + len(value) + 25]
+        part = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
+        town = CAPITALISED_BEFORE.search(before) is not None
+        word = WORD_AFTER.match(after) is not None
+        set_off = SET_OFF_BEFORE.search(before) is not None or SET_OFF_AFTER.match(after) is not None
+        keys = ["all", f"shape_{shape}", f"cue_in_turn_{ZIP_CUE_ANY.search(text) is not None}",
+                f"place_word_before_{PLACE_WORD_BEFORE.search(before) is not None}", f"capitalised_word_before_{town}",
+                f"word_after_{word}", f"set_off_{set_off}", f"ends_turn_{not after.strip(' .!?')}"]
+        if not removed:
+            keys.append(f"leaked_found_in_turn_alone_{part}")
+        for key in keys:
+            shapes[key]["n"] += 1
+            shapes[key]["leaked"] += not removed
+    return dict(sorted(shapes.items()))
+
+
 def word_kind(word: str) -> str:
     """One word of a name, by what the finders know of it (counts only)."""
     from builder.clean.names import PARTICLES, first_names, last_names
@@ -620,6 +660,7 @@ def main() -> None:
         "canary_leak_causes": leak_causes(leaks, alone),
         "canary_person_shapes": person_shapes(people, alone),
         "canary_street_shapes": street_shapes(people, alone),
+        "canary_zip_shapes": zip_shapes(people, alone),
         "throughput": {"dialogues_into_clean": n_clean, "turns_into_clean": turns, "clean_wall_s": round(clean_s, 2),
                        "dialogues_per_s_wall": round(n_clean / clean_s, 2),
                        "clean_setup_s": round(timings.get("setup_s", 0), 2),
