@@ -532,6 +532,10 @@ def zip_shapes(people: list, found: dict) -> dict:
         keys = ["all", f"shape_{shape}", f"cue_in_turn_{ZIP_CUE_ANY.search(text) is not None}",
                 f"place_word_before_{PLACE_WORD_BEFORE.search(before) is not None}", f"capitalised_word_before_{town}",
                 f"word_after_{word}", f"set_off_{set_off}", f"ends_turn_{not after.strip(' .!?')}"]
+        if shape == "letters_and_digits":  # which of them: case, a space, letters first, how long
+            case = "lower" if value.islower() else "upper" if value.isupper() else "mixed"
+            keys += [f"lettered_case_{case}", f"lettered_space_{' ' in value}", f"lettered_hyphen_{'-' in value}",
+                     f"lettered_letter_first_{value[:1].isalpha()}", f"lettered_chars_{len(value.replace(' ', ''))}"]
         if not removed:
             keys.append(f"leaked_found_in_turn_alone_{part}")
         for key in keys:

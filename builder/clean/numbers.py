@@ -351,14 +351,29 @@ CODE_AFTER_PLACE = re.compile(r"(?<=[^\W\d_]{2}),?[ \t]+(?P<code>\d{4,6}|\d{5}-\
 PLACE_PREPOSITION = r"\b(?<!\d[ \t])(?<!\bone[ \t])(?P<prep>in|near|nearby|outside|around)[ \t]+(?:the[ \t]+)?"
 CODE_AS_PLACE = re.compile(
     PLACE_PREPOSITION + r"(?P<code>(?P<plain>(?!\d{2,3}000(?!\d))\d{5,6})|(?P<grouped>\d{2}-\d{3}|\d{3} \d{3}|\d{3} \d{2})"
-    r"|\d{5}-\d{3,4}|[1-9]\d{3}-\d{3}|\d{3}(?:xx|XX|\*\*)|(?-i:[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d)"
-    rf"|(?-i:[AC-FHKNPRTV-Y]\d{{2}} [AC-FHKNPRTV-Y\d]{{4}})|(?-i:(?:{AU_STATES})[ \t]+\d{{4}}))"
+    r"|\d{5}-\d{3,4}|[1-9]\d{3}-\d{3}|\d{3}(?:xx|XX|\*\*))"
     r"(?![\w*-]|[.,]\d)", re.I)
+# The codes written with letters, which no count, amount or year takes, also after "at", "from" and "to"
+# ("we're at M5V 2T6", "i'm from 1017 CT", "anyone near qw4 5tr?"): Canada's (its own letters, with or without the space),
+# Britain's in capitals without their space ("SW1A1AA"), Ireland's ("D02 X285", "D02X285"), the
+# Netherlands' ("1017 CT", never a year: "in 2019 AD"), Australia's state and code ("VIC 2809") and a
+# country's letters before the digits ("D-10115", "CH-8008", "LV-1010").
+LETTERED_CODE_AS_PLACE = re.compile(
+    r"\b(?i:in|near|nearby|outside|around|at|from|to)[ \t]+(?:(?i:the)[ \t]+)?"
+    r"(?P<code>[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}"
+    r"|[AC-FHKNPRTV-Y]\d{2} ?[AC-FHKNPRTV-Y\d]{4}|(?!(?:1[5-9]|20)\d\d)[1-9]\d{3} ?(?!AD|BC|CE|AM|PM)[A-Z]{2}"
+    rf"|(?:{AU_STATES})[ \t]+\d{{4}}|(?:[A-Z]{{1,2}})-\d{{4,5}}"
+    # ... and typed in lower case with their space, whatever their letters (a British area or Canada's
+    # letters are what LOWER_POSTCODE needs without a preposition), never a time, an ordinal or a unit
+    # after the space ("at ps4 5pm", "cs2 3rd")
+    r"|[a-z]{1,2}\d[a-z\d]? \d(?!st|nd|rd|th|am|pm|gb|mb|kb|kg|km|hp|ft|cm|mm|ml)[a-z]{2}|[a-z]\d[a-z] \d[a-z]\d)"
+    r"(?![\w*-]|[.,]\d)")
 
 
 def _codes_as_places(text: str) -> list[tuple[int, int]]:
-    return [(m.start("code"), m.end("code")) for m in CODE_AS_PLACE.finditer(text)
-            if not (m.group("grouped") or m.group("plain") and m.group("plain")[0] != "0") or m.group("prep").lower() != "around"
+    return [(m.start("code"), m.end("code")) for m in LETTERED_CODE_AS_PLACE.finditer(text)] + [
+        (m.start("code"), m.end("code")) for m in CODE_AS_PLACE.finditer(text)
+            if (m.group("prep").lower() != "around" or not (m.group("grouped") or m.group("plain") and m.group("plain")[0] != "0"))
             and not _counted(text, m.end("code")) and not AMOUNT_WORD_AFTER.match(text, m.end("code"))]
 
 

@@ -90,6 +90,10 @@ def test_phones(text, found):
     ("anyone around 491xx, in N6S3C2 or in D38 X8R7?", ["491xx", "D38 X8R7", "N6S3C2"]),
     ("salary is around 60000 now; around 10-100 people; around 322 597", []),  # amounts, ranges
     ("is it safe to walk around 08540 at night?", ["08540"]), ("around 0900 we left", []),  # no amount starts with 0
+    # the lettered shapes also after "at", "from", "to"; in lower case whatever their letters; not a time or an ordinal
+    ("we're at M5V 2T6, im from 1017 CT, moved to D-10115", ["1017 CT", "D-10115", "M5V 2T6"]),
+    ("near SW1A1AA or in D02X285", ["D02X285", "SW1A1AA"]), ("anyone near qw4 5tr?", ["qw4 5tr"]),
+    ("at ps4 5pm lets play; got my cs2 3rd place; in 2019 AD; flew in an F-35", []),
     ("1 in 50000 chance; one in 10000; in 100000; in 12000 steps; in 50000 per year", []),  # odds, round, counted
 ])
 def test_postal_codes_after_their_cue(text, found):
