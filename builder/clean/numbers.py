@@ -370,7 +370,13 @@ LETTERED_CODE_AS_PLACE = re.compile(
     r"(?![\w*-]|[.,]\d)")
 
 
+_PREPOSITION_THEN_CODE = re.compile(r"\b(?:in|near|nearby|outside|around|at|from|to)[ \t]+(?:the[ \t]+)?[A-Za-z]{0,3}-?\d",
+                                    re.I)  # what both need: a cheap test first, most turns have none
+
+
 def _codes_as_places(text: str) -> list[tuple[int, int]]:
+    if _PREPOSITION_THEN_CODE.search(text) is None:
+        return []
     return [(m.start("code"), m.end("code")) for m in LETTERED_CODE_AS_PLACE.finditer(text)] + [
         (m.start("code"), m.end("code")) for m in CODE_AS_PLACE.finditer(text)
             if (m.group("prep").lower() != "around" or not (m.group("grouped") or m.group("plain") and m.group("plain")[0] != "0"))
@@ -639,6 +645,12 @@ ID_CUE_AFTER = re.compile(
 # words ("a pan", "a sin") only in capitals or with "card"/"number"
 DOCUMENT_NAMES_AFTER = (DOCUMENT_NAMES.replace(r"pan(?:\s+card)?|", r"(?-i:PAN|SIN)|pan(?=\s*card|\s*number)|")
                         .replace("|sin|", r"|sin(?=\s*number)|"))
+# ID_DOCUMENT_AFTER's cheap test: the first word of each of DOCUMENT_NAMES (a test keeps the two in step)
+DOCUMENT_FIRST_WORDS = frozenset("""pan sin personalausweis personalausweisnummer ausweisnummer reisepass reisepassnummer
+steuer steuerid codice carta national nino ni aadhaar aadhar curp rfc pesel dni nif cpf bsn itin nhs medicare tax ssn
+hkid nric""".split())
+_WORDS = re.compile(r"[a-z]+")
+_DIGIT = re.compile(r"\d")
 ID_DOCUMENT_AFTER = re.compile(
     rf"(?<![\w.,/-]){ID_TOKEN}\s+(?:(?:is|was|isn['’]t|wasn['’]t)\s+)?(?:not\s+)?(?:a|an|my|the|our|your|his|her)\s+"
     r"(?:(?:valid|correct|real|wrong|new|old|right|current)\s+)?"
@@ -647,6 +659,8 @@ ID_DOCUMENT_AFTER = re.compile(
 
 def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     """Driver licences and other ID numbers named as such ("applicant number: 2023-48812")."""
+    if _DIGIT.search(text) is None:
+        return []  # every pattern below takes a digit (ID_TOKEN's lookahead, the plates' two, the NINO's)
     out = [(m.start("code"), m.end("code"), "US_DRIVER_LICENSE", 0.85) for m in LICENCE.finditer(text)]
     out += [(m.start(), m.end(), "ID_NUMBER", 0.8) for m in NINO_SPACED.finditer(text)]
     out += [(m.start(), m.end(), "ID_NUMBER", 0.8) for m in PAN_SHAPE.finditer(text)]
@@ -661,6 +675,7 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
             if sum(c.isdigit() for c in m.group("code")) >= 4 and ID_NAMED.search(text[max(0, m.start() - 80):m.start()])
             and not YEARS.fullmatch(m.group("code")) and not DATE_LIKE.fullmatch(m.group("code"))]
     out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for pattern in (ID_CUE_AFTER, ID_DOCUMENT_AFTER)
+            if pattern is ID_CUE_AFTER or not DOCUMENT_FIRST_WORDS.isdisjoint(_WORDS.findall(text.lower()))
             for m in pattern.finditer(text) if sum(c.isdigit() for c in m.group("code")) >= 4 and not YEARS.fullmatch(m.group("code"))
             and not DATE_LIKE.fullmatch(m.group("code"))]
     out = list({(s, e): (s, e, entity, score) for s, e, entity, score in out}.values())  # a PAN two patterns find, once

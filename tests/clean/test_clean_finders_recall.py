@@ -340,3 +340,14 @@ def test_cued_names_over_match_nothing(text, found):
 def test_a_cards_expiry_code_and_last_four_are_the_cards(text, details):
     found = [text[s:e] for s, e, *_ in numbers.find_cards(text)]
     assert [f for f in found if sum(c.isdigit() for c in f) < 12] == details
+
+
+def test_each_document_name_starts_with_a_word_of_the_cheap_test():
+    """find_ids runs ID_DOCUMENT_AFTER only where a word of DOCUMENT_FIRST_WORDS stands: every name must start with one."""
+    import re
+
+    from builder.clean.numbers import DOCUMENT_FIRST_WORDS, DOCUMENT_NAMES
+
+    for name in re.split(r"\|(?![^(]*\))", DOCUMENT_NAMES):
+        first = re.match(r"[a-z]+", name).group()
+        assert first in DOCUMENT_FIRST_WORDS or first + "r" in DOCUMENT_FIRST_WORDS, name
