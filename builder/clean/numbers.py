@@ -604,12 +604,13 @@ BOOKING_CUE = re.compile(r"(?:booking|confirmation|reservation|record\s+locator|
 # "Personalausweis L01X00T47", "codice fiscale RSSMRA85T10A562S", "Aadhaar 2345 6789 0123".
 DOCUMENT_NAMES = (r"pan(?:\s+card)?|personalausweis(?:nummer)?|ausweisnummer|reisepass(?:nummer)?"
                   r"|steuer-?id(?:entifikationsnummer)?|codice\s+fiscale|carta\s+d'identit[àa]|national\s+insurance|nino"
-                  r"|ni\s+number|aadhaa?r|curp|rfc|pesel|dni|nif|cpf|bsn|itin|sin|nhs|medicare|tax\s+file|tax\s+id|ssn|hkid|nric")
+                  r"|ni\s+number|aadhaa?r|curp|rfc|pesel|dni|nif|cpf|bsn|itin|sin|nhs|medicare|tax\s+file|tax\s+id|ssn|hkid|nric"
+                  r"|dowodu|dowód(?:\s+osobisty)?")
 ID_DOCUMENTS = Gated(re.compile(
     rf"(?:\b(?:{DOCUMENT_NAMES})(?![^\W\d_])"
     rf"|マイナンバー|身份证号?码?|주민등록번호)"
     rf"(?:\s*(?:number|no\.?|nr\.?|#))?(?:\s+(?:is|was|:))?{_IS}(?!(?:is|was|are|no)\b)"
-    rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,5}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I))
+    rf"(?P<code>[A-Za-z0-9](?:[A-Za-z0-9-]|\s(?=\d{{1,6}}\b|[A-Z]\b)){{3,24}}[A-Za-z0-9])(?![\w-])", re.I))
 # A vehicle's plate, cued (also in German, Dutch, French, Spanish, Portuguese, Polish): "license plate 7KXX763",
 # "car reg DS75 YXN", "plate number (66-BVP-5)", "Kennzeichen B-TB 2208": letters
 # and digits in up to four groups, a digit among them ("plate" alone is a dish or a steel sheet).
@@ -618,6 +619,10 @@ PLATE = Gated(re.compile(rf"\b(?:(?:licen[cs]e|number|registration|reg|car|vehic
                          rf"|car\s+reg(?:istration)?|vin)\b(?:\s+(?:number|no\.?|#))?{_IS}\(?"
                          r"(?P<code>(?=[A-Za-z0-9 -]{0,14}\d)[A-Za-z0-9]{1,4}(?:-?[A-Za-z0-9]{1,4}|[ ](?-i:[A-Z0-9]{1,4})){1,4})"
                          r"(?![\w-])", re.I))
+# ... or "plate" alone before "was"/"is"/":" and a code of letters and digits: "the plate was 7XKR392",
+# "plate: FJK-4829" (not "the plate was 12 inches": a code holds a letter and two digits)
+BARE_PLATE = re.compile(r"\bplates?\s*(?:was|is|:)\s*(?P<code>(?=[A-Za-z0-9-]*[A-Za-z])(?=(?:[A-Za-z-]*\d){2})"
+                        r"[A-Za-z0-9]{1,4}(?:-?[A-Za-z0-9]{1,4}|[ ](?-i:[A-Z0-9]{1,4})){1,3})(?![\w-])", re.I)
 MEASURE = re.compile(r"\d+(?:[.,]\d+)?\s?(?:mm|cm|m|kg|g|lbs?|w|kw|v|x\d+\w*)", re.I)  # "100mm", "2x25kg"
 # India's PAN (five capitals, four digits, a capital): the shape is the cue.
 PAN_SHAPE = re.compile(r"(?<![\w-])[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z](?![\w-])")
@@ -648,8 +653,8 @@ DOCUMENT_NAMES_AFTER = (DOCUMENT_NAMES.replace(r"pan(?:\s+card)?|", r"(?-i:PAN|S
 # ID_DOCUMENT_AFTER's cheap test: the first word of each of DOCUMENT_NAMES (a test keeps the two in step)
 DOCUMENT_FIRST_WORDS = frozenset("""pan sin personalausweis personalausweisnummer ausweisnummer reisepass reisepassnummer
 steuer steuerid codice carta national nino ni aadhaar aadhar curp rfc pesel dni nif cpf bsn itin nhs medicare tax ssn
-hkid nric""".split())
-_WORDS = re.compile(r"[a-z]+")
+hkid nric dowodu dowód""".split())
+_WORDS = re.compile(r"[a-zó]+")
 _DIGIT = re.compile(r"\d")
 ID_DOCUMENT_AFTER = re.compile(
     rf"(?<![\w.,/-]){ID_TOKEN}\s+(?:(?:is|was|isn['’]t|wasn['’]t)\s+)?(?:not\s+)?(?:a|an|my|the|our|your|his|her)\s+"
@@ -667,6 +672,8 @@ def find_ids(text: str) -> list[tuple[int, int, str, float]]:
     out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in PLATE.finditer(text)
             if sum(c.isdigit() for c in m.group("code")) >= 2 and len(re.sub(r"\W", "", m.group("code"))) >= 5
             and not MEASURE.fullmatch(m.group("code"))]
+    out += [(m.start("code"), m.end("code"), "ID_NUMBER", 0.8) for m in BARE_PLATE.finditer(text)
+            if len(re.sub(r"\W", "", m.group("code"))) >= 5 and not MEASURE.fullmatch(m.group("code"))]
     for m in ID_DOCUMENTS.finditer(text):
         code = m.group("code")
         if sum(c.isdigit() for c in code) >= 4 and not YEARS.fullmatch(code) and not DATE_LIKE.fullmatch(code):
