@@ -11,7 +11,8 @@ from __future__ import annotations
 BENCH = "bench/results/pii_heldout.json"
 TUNED_ON = ("WildChat (589 conversations), presidio-research's generated sets, other chitchat-dataset "
             "conversations (the person-context model's labelled names), messages written for the benchmark "
-            "(the number- and street-context models' tuning halves, the nickname rules' tuning half), the second side's "
+            "(the number- and street-context models' tuning halves, the nickname rules' tuning half, the postcode, "
+            "street and id rules' tuning halves of session 52), the second side's "
             "names of other chitchat-dataset conversations (the person-context labelling's round 4) and the "
             "numbers of other Topical-Chat valid_freq conversations (the number- and street-context models' "
             "numbers to keep); the lower-case-name model learnt from names NER read in other chitchat-dataset conversations and "
@@ -23,9 +24,9 @@ HELD_OUT = ("270 hand-labelled real dialogues and 300 dialogues with planted (ca
 MEASURED = {
     "real_private_removed": ("private values in real dialogues that a person would redact, removed", 71, 86),
     "canary_names_removed": ("planted person names, removed", 171, 183),
-    "canary_streets_removed": ("planted street addresses, removed", 80, 92),
+    "canary_streets_removed": ("planted street addresses, removed", 81, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
-                                 "left intact", 13, 271),
+                                 "left in whole or in part", 9, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
                           "removed or damaged", 136, 3623),
 }
