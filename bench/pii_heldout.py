@@ -403,9 +403,19 @@ def _found_alone(values, found: dict) -> dict:
     ``scan_alone`` overlaps, and how many none does."""
     out: dict = defaultdict(lambda: {"not_found_in_turn_alone": 0, "found_in_turn_alone": 0})
     for group, text, at, value in values:
-        hit = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
-        out[group]["found_in_turn_alone" if hit else "not_found_in_turn_alone"] += 1
+        out[group]["found_in_turn_alone" if _found(found, text, at, value) else "not_found_in_turn_alone"] += 1
     return out
+
+
+def _found(found: dict, text: str, at: int, value: str) -> bool:
+    """Whether a span of ``text``'s ``scan_alone`` overlaps the value at ``at``."""
+    return any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
+
+
+def _tally(shapes: dict, keys: list[str], removed: bool) -> None:
+    for key in keys:
+        shapes[key]["n"] += 1
+        shapes[key]["leaked"] += not removed
 
 
 def leak_causes(leaks: list, found: dict) -> dict:
@@ -451,12 +461,10 @@ def person_shapes(people: list, found: dict) -> dict:
         opens = at == 0 or bool(re.search(r"(?:^|[.!?:\n])\s*$", before))
         proposed = any(s < at + len(value) and at < e for s, e, _ in candidates(text, found[text].spans))
         capitals = any(c.isupper() for c in text)
-        for key in ("all", f"words_{min(len(words), 3)}", f"case_{case}", f"opens_sentence_{opens}",
-                    f"first_word_census_{first.lower() in first_names()}", f"first_word_english_{is_english_word(first)}",
-                    f"first_word_unseen_{unseen_word(first)}", f"turn_has_capitals_{capitals}",
-                    f"case_{case}_turn_has_capitals_{capitals}", f"proposed_to_model_{proposed}"):
-            shapes[key]["n"] += 1
-            shapes[key]["leaked"] += not removed
+        _tally(shapes, ["all", f"words_{min(len(words), 3)}", f"case_{case}", f"opens_sentence_{opens}",
+                        f"first_word_census_{first.lower() in first_names()}", f"first_word_english_{is_english_word(first)}",
+                        f"first_word_unseen_{unseen_word(first)}", f"turn_has_capitals_{capitals}",
+                        f"case_{case}_turn_has_capitals_{capitals}", f"proposed_to_model_{proposed}"], removed)
         if len(per_word) > 1 and not all(per_word):  # of a multi-word name, the words left: where and what they are
             for i, (word, gone) in enumerate(zip([w for w in words if any(c.isalnum() for c in w)], per_word)):
                 where = "first" if i == 0 else "last" if i == len(per_word) - 1 else "middle"
@@ -486,7 +494,7 @@ def street_shapes(people: list, found: dict) -> dict:
         case = ("lower" if value.islower() else "upper" if value.isupper()
                 else "title" if all(w[:1].isupper() or not w[:1].isalpha() for w in words) else "mixed")
         before = text[max(0, at - 60):at]
-        part = any(s < at + len(value) and at < sp_end for s, sp_end in ((sp["start"], sp["end"]) for sp in found[text].spans))
+        part = _found(found, text, at, value)
         keys = ["all", f"words_{min(len(words), 5)}", f"case_{case}", f"number_first_{value[:1].isdigit()}",
                 f"en_type_word_{types.search(value) is not None}", f"unit_{UNIT_WORD.search(value) is not None or '#' in value}",
                 f"comma_{',' in value}", f"non_ascii_{any(ord(c) > 127 for c in value)}",
@@ -495,9 +503,7 @@ def street_shapes(people: list, found: dict) -> dict:
                 f"turn_has_capitals_{any(c.isupper() for c in text)}"]
         if not removed:
             keys += [f"leaked_found_in_turn_alone_{part}", f"leaked_partly_removed_{any(per_word)}"]
-        for key in keys:
-            shapes[key]["n"] += 1
-            shapes[key]["leaked"] += not removed
+        _tally(shapes, keys, removed)
     return dict(sorted(shapes.items()))
 
 
@@ -525,7 +531,7 @@ def zip_shapes(people: list, found: dict) -> dict:
             continue
         shape = next((name for name, pattern in ZIP_SHAPES if re.fullmatch(pattern, value)), "other")
         before, after = text[max(0, at - 25):at], text[at + len(value):at + len(value) + 25]
-        part = any(sp["start"] < at + len(value) and at < sp["end"] for sp in found[text].spans)
+        part = _found(found, text, at, value)
         town = CAPITALISED_BEFORE.search(before) is not None
         word = WORD_AFTER.match(after) is not None
         set_off = SET_OFF_BEFORE.search(before) is not None or SET_OFF_AFTER.match(after) is not None
@@ -538,9 +544,7 @@ def zip_shapes(people: list, found: dict) -> dict:
                      f"lettered_letter_first_{value[:1].isalpha()}", f"lettered_chars_{len(value.replace(' ', ''))}"]
         if not removed:
             keys.append(f"leaked_found_in_turn_alone_{part}")
-        for key in keys:
-            shapes[key]["n"] += 1
-            shapes[key]["leaked"] += not removed
+        _tally(shapes, keys, removed)
     return dict(sorted(shapes.items()))
 
 

@@ -257,8 +257,6 @@ def _email(value: str) -> bool:
     return not EXAMPLE_DOMAIN.search(value.strip())
 
 
-# Span rules judged on a value alone (the policy's dialogue rules come after: policy.py). Each
-# entity's test says True for personal data; when it says False, the rule named here keeps the span.
 # Numbers that are nobody's by their issuer's rule: North American toll-free lines (800, 833-888) and
 # the powers of two a programmer quotes (2^32 = 4294967296). Not the card numbers payment processors
 # publish for testing (a record typed as one's own, "Card: 4111 1111 1111 1111", reads as a card to
@@ -275,6 +273,8 @@ def _not_reserved(value: str) -> bool:
                 or len(digits) >= 7 and int(digits) & (int(digits) - 1) == 0)  # from 2^20 on: 65536 is also a ZIP
 
 
+# Span rules judged on a value alone (the policy's dialogue rules come after: policy.py). Each
+# entity's test says True for personal data; when it says False, the rule named here keeps the span.
 VALUE_RULES = {"PERSON": ("not_a_name", _person), "LOCATION": ("too_short_for_a_place", _location),
                "PHONE_NUMBER": ("reserved_number", _not_reserved),
                "ID_NUMBER": ("reserved_number", _not_reserved), "ZIP_CODE": ("reserved_number", _not_reserved),

@@ -216,7 +216,8 @@ def replaced_share(text: str, spans: list[dict]) -> float:
     field per line) counts for nothing: with surrogates in its fields it reads as the same record
     ("Jane Roe, 1 May 1990, jane@example.com"), however much of it was replaced. Records are read in
     the finders' plain characters (pii.PLAIN: one for one, so at the same offsets)."""
-    records = [(s, e) for s, e, _ in record_lines(plain(text)) + record_blocks(plain(text))]
+    read = plain(text)
+    records = [(s, e) for s, e, _ in record_lines(read) + record_blocks(read)]
     spans = [sp for sp in spans if not any(s <= sp["start"] and sp["end"] <= e for s, e in records)]
     for s, e in sorted(records, reverse=True):
         text = text[:s] + " " * (e - s) + text[e:]
