@@ -1,6 +1,6 @@
 """PII as people type it, in messages written by helpers who never saw this code or its data.
 
-Sixteen sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
+Seventeen sets under bench/pii_written_probes/, each written for this bench by an AI helper from its
 own knowledge (nothing copied from a dataset; every value fake), each split by id: odd ids are
 the TUNING half (their misses may be read), even ids the CHECK half (scored only):
 
@@ -77,6 +77,14 @@ the TUNING half (their misses may be read), even ids the CHECK half (scored only
   flights, error codes, test cards, sums), each listed in its ``keep``. Written by a helper who saw no code
   or data, after session 52's rules for ids named after them and records' identifiers.
 
+- ``places_f`` (session 53): 200 messages with 157 private street addresses (about three in four
+  without an English street-type word or a cue: "im at 220 w 14th", house numbers after the name, the
+  local language's way in a third of them) and 69 postal codes typed as people drop them (lower case,
+  four and six digits), the speaker a coin flip per message; and 100 with look-alikes to keep (public
+  and fictional addresses, street names without a number, routes, times, rooms, model numbers, a
+  city's code asked about), every token with a digit listed in its ``keep``. Written by a helper who
+  saw no code or data, and measured (``before_reading``) before any of it was read.
+
 ``--rules-only`` runs clean without the number- and street-context models (``--no-number-context
 --no-street-context``) and saves
 the set's figures as ``<set>:rules_only``, beside the default run's.
@@ -91,7 +99,7 @@ made names of "número" and "Kannst"). A value survives when its text
 is still there, or any of its 3+ character words or digit groups is (an e-mail's domain excepted);
 a kept number is damaged when it no longer stands in its turn.
 
-Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|names_c|nicknames_d|streets|streets_b|places_c|places_d|places_e|ids_e|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
+Usage: python bench/pii_written_probes.py [--set structured|structured_d|names|names_b|names_c|nicknames_d|streets|streets_b|places_c|places_d|places_e|places_f|ids_e|accounts|numbers|numbers_b|numbers_c ...] [--rules-only] [--show 40]
 """
 
 from __future__ import annotations
@@ -111,7 +119,7 @@ SETS = {"structured": "probes.jsonl", "names": "names.jsonl", "structured_d": "s
         "numbers_b": "numbers_b.jsonl", "names_b": "names_b.jsonl", "numbers_c": "numbers_c.jsonl",
         "streets_b": "streets_b.jsonl", "places_c": "places_c.jsonl", "names_c": "names_c.jsonl",
         "places_d": "places_d.jsonl", "nicknames_d": "nicknames_d.jsonl",
-        "places_e": "places_e.jsonl", "ids_e": "ids_e.jsonl"}  # set -> file (each split by id parity)
+        "places_e": "places_e.jsonl", "ids_e": "ids_e.jsonl", "places_f": "places_f.jsonl"}  # set -> file (each split by id parity)
 PEER_BEFORE = [("user", "hey! how was your day?"), ("assistant", "pretty good lol, my sister visited"),
                ("user", "nice haha what's new?")]
 
