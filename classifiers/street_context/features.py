@@ -7,7 +7,8 @@ number (a house, a flat, a plot) beside words that are names (capitalised, or a 
 or a word ending like one), separated by commas and abbreviations with dots, in a sentence that
 places someone ("vivo en", "we're in", "courier not delivered to"). So every word within
 ``WINDOW`` words of a number-bearing word is judged: its shape, its own word (never digits), its
-ending, whether it is one of the street type words ``builder.clean.addresses`` declares, the same
+ending, whether a dictionary has it (a street's own name seldom is a word, what a number counts nearly
+always is), whether it is one of the street type words ``builder.clean.addresses`` declares, the same
 for its neighbours, how far the nearest number is and what shape it has, and the words before it
 in its sentence as a bag (the cue, in any language the training data has).
 
@@ -163,6 +164,7 @@ def _kind(token: str) -> list[str]:
         return out
     types, endings = _types()
     out.append(f"w={low}")
+    out.append("lex=en" if _english(low) else "lex=oov")
     if low in types:
         out.append("type")
     elif len(low) > 4 and low.endswith(endings):
@@ -172,6 +174,14 @@ def _kind(token: str) -> list[str]:
     if token.endswith("."):
         out.append("dot")
     return out
+
+
+def _english(word: str) -> bool:
+    """Whether a dictionary has the word ("pine", "people", "min"): a street's own name seldom is one
+    ("dunraven", "hoyne", "ashgrove"), what a number counts nearly always is."""
+    from builder.clean.truecase import is_english_word
+
+    return is_english_word(word)
 
 
 @functools.lru_cache(maxsize=1 << 16)

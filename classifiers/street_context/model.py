@@ -17,7 +17,7 @@ from classifiers import context_weights
 from classifiers.street_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "street_context.safetensors"
-FEATURES_VERSION = "2"
+FEATURES_VERSION = "3"
 # What may stand between two words of one address: commas, a "#", brackets, a dash, a slash, a colon.
 # A full stop, a question mark or a line break ends it (the line above a street is its addressee's name,
 # the lines below it the town and code that addresses.extend_block reads).
