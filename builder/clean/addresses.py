@@ -176,6 +176,10 @@ STREET_FORMS = (
     # (a one-digit house number only with the type: "3 w 5th place" is a ranking)
     ("ordinal", rf"{LEAD}(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\s+(?:{EN_TYPES})\b\.?"
                 rf"|\d{{2,5}}[a-z]?\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\b", 0.6),
+    # a grid city's street after its compass point, the type left out as people text it: "1214 s wabash",
+    # "at 3344 N Racine #2", "830 w diversey" (vetted in find_streets: COMPASS_NOT_NAMES)
+    ("compass", rf"\d{{3,5}}[a-z]?[ \t]+(?P<point>n|s|e|w|ne|nw|se|sw)\.?[ \t]+(?P<name>{L}[\w'’-]{{2,}})"
+                rf"(?:[ \t]+(?:{EN_TYPES}|{USPS_TYPES})\b\.?)?", 0.6),
     # Japanese block numbers before the district: "2-14-3 Nishi-Shinjuku", "1-22-8 jingumae"
     ("chome", r"\b\d{1,2}-\d{1,2}-\d{1,3}\s+(?-i:[A-Z])[\w'’]*(?:-[\w'’]+)?", 0.6),
     ("unit", rf"\b{UNIT}", 0.5),
@@ -212,6 +216,30 @@ def _ordinal_name_typed_cased(words: list[str], value: str) -> bool:
             and kind.lower() not in ("place", "way", "close", "court"))  # "2nd Place": a rank as often
 
 
+# What a number and a letter count rather than place (the "compass" form): a decade written apart ("the
+# 1960 s"), watts ("850 w psu", "a 1000 W microwave"): the word after the letter is then a dictionary
+# word that is no one's name, or one of these.
+COMPASS_NOT_NAMES = frozenset("psu gpu cpu rgb usb led leds rms amp amps ac dc coli".split())  # also "e coli"
+
+
+def _compass_street(m: re.Match) -> bool:
+    """Whether a "compass" match names a street: its name no stop, time or unit word, no decade, and,
+    after "w" (watts), a name-list word or no dictionary word."""
+    from builder.clean.names import first_names, last_names
+    from builder.clean.truecase import is_english_word
+
+    name = m.group("name")
+    bare = name.lower().strip("'’-")
+    if (bare in STOP_IN_NAMES or bare in NOT_IN_NAME_WORDS or bare in TIME_WORDS or bare in COMPASS_NOT_NAMES
+            or re.fullmatch(UNIT_WORDS, bare)):
+        return False
+    if m.group("point").lower() == "s" and re.match(r"(?:1\d|20)\d0\b", m.group()):
+        return False  # "in the 1960 s"
+    if m.group("point").lower() == "w":
+        return not is_english_word(bare) or bare in first_names() or bare in last_names()
+    return True
+
+
 # ... or a preposition of place before it: "uber dropped me at 892 maple street", "we're near 12 oak lane"
 AT_PLACE = re.compile(r"\b(?:at|near|outside)[ \t]+\Z", re.I)
 
@@ -236,6 +264,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                  "type_first": "type_first" in classes or "type_first_letter" in classes and bool(_TYPE_NOT_A_WORD.search(text)),
                  "number_first": "number_first" in classes, "number_first_weak": "number_first_weak" in classes,
                  "ordinal": bool(_ORDINAL_ANY.search(text)), "number_first_road": bool(_ROAD_ANY.search(text)),
+                 "compass": bool(_COMPASS_ANY.search(text)),
                  "grid": bool(_GRID_ANY.search(text)), "chome": bool(_CHOME_ANY.search(text)), "plot": "plot" in classes,
                  "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
                  "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
@@ -305,6 +334,9 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                     continue  # "block 2 in the first row": a block of a game or a program, no housing block
                 if not _name_ok(name_words(value)[1:], lower_here or bool(BLK_UNIT.match(value))):
                     continue  # "blk 351 tampines st 26 #07-42": "blk" and a "#" unit say it in any case
+            elif name == "compass":
+                if not _compass_street(m):
+                    continue
             elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
@@ -390,7 +422,8 @@ def cued_houses(text: str) -> list[tuple[int, int, str, float]]:
 
 YEAR = re.compile(r"(?:\b(?:in|on|of|since|from|to|and|until|till|by|born|died|circa|c\.|january|february|march|april|may|june"
                   r"|july|august|september|october|november|december)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?|\()"
-                  r"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d)", re.I)  # a year is dated: "in 1872", "13 January 1872"
+                  r"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d|[ \t]+(?:[ns][ew]?|[ew])\.?[ \t]+\w)", re.I)
+# a year is dated: "in 1872", "13 January 1872"; a house number before a compass point is none ("to 1507 n 4th")
 
 
 USPS_END = re.compile(rf"\b(?:{USPS_TYPES})\.?$", re.I)
@@ -467,6 +500,7 @@ _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = gate(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
 # Cheap necessary conditions of the forms below, each what the form's own pattern must hold
 # (tested against the finder with every gate open: tests/clean/test_clean_recognizers.py):
+_COMPASS_ANY = re.compile(r"\d[a-z]?[ \t]+(?:[ns][ew]?|[ew])\.?[ \t]+[^\W\d_]", re.I)  # "1214 s wabash"
 _ORDINAL_ANY = re.compile(r"\d(?:st|nd|rd|th)(?!\w)", re.I)  # "221 w 34th", "3100 nw 57th st"
 _ROAD_ANY = re.compile(r"-(?:ro|daero|gil)", re.I)  # "123 Teheran-ro"
 _GRID_ANY = re.compile(r"-[ \t]*\d\d")  # "Carrera 7 # 45-12"

@@ -158,6 +158,25 @@ def test_a_code_after_its_town_unless_a_word_makes_it_an_amount(text, codes):
     assert [text[s:e] for s, e, *_ in codes_before_places(text, [])] == codes
 
 
+@pytest.mark.parametrize("text, streets", [
+    ("bro just leave it on the porch, 1437 n hoyne", ["1437 n hoyne"]),
+    ("how long is the drive from 830 w diversey to the airport", ["830 w diversey"]),
+    ("were at 3344 N Racine now", ["3344 N Racine"]),
+    ("my uber driver keeps going to 1507 n 4th instead of 1507 n 4th pl", ["1507 n 4th", "1507 n 4th pl"]),  # no year
+    ("In the 1960 s bowlers made more than football players.", []),  # a decade
+    ("is a 850 w psu enough for a 4090", []),  # watts
+    ("get a 1000 W Microwave and a 100 w bulb", []),
+    ("the 200 e coli samples", []),
+    ("i scored 120 n points", []),  # a stop word
+])
+def test_a_grid_street_after_its_compass_point_without_its_type(text, streets):
+    found = [(s, e) for s, e, *_ in find_streets(text)]
+    assert bool(found) == bool(streets)
+    for street in streets:
+        at = text.rindex(street)
+        assert any(s <= at and at + len(street) <= e for s, e in found), street
+
+
 def test_numbered_and_block_streets_and_public_buildings():
     found = lambda t: [t[s:e] for s, e, *_ in find_streets(t)]  # noqa: E731
     assert found("come over whenever, I'm at 221 w 34th, buzzer says Kowalski") == ["221 w 34th"]
@@ -328,6 +347,7 @@ STREETS_EVERY_FORM = [
     "Via Capo le Case 143, Roma", "ul. Zuchów 65, Kraków", "Puruntie 82, Helsinki", "Simavikveien 231", "Király u. 23.",
     "Gralla 30 Suite 617", "PSC 4926, Box 7979 APO AA 63682", "P.O. Box 108", "Carrera 7 # 45-12, Bogotá",
     "123 Teheran-ro, Seoul", "45 Sejong-daero 12-gil", "meet at 221 w 34th", "3100 nw 57th st", "2-14-3 Nishi-Shinjuku",
+    "leave it at 1437 n hoyne", "830 W. Diversey Pkwy",
     "Plot 87, Sector 5, Noida", "House No. 12, Block C", "Blk 131 Tampines St 25 #07-30", "10 National Parks",
     "I live at 7 Griffith End", "c/ Mayor 5, Madrid", "v.le Monza 12", "p.za Duomo 3", "ſtr. Lipscani 5", "Rua Augusta n° 100",
     "we live on Elm Street", "the corner of 5th and Main Street 10001", "Flat 9, 307 Cranbrook Road", "USS Dam FPO AE 94560",
