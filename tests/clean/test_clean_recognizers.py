@@ -177,6 +177,20 @@ def test_a_grid_street_after_its_compass_point_without_its_type(text, streets):
         assert any(s <= at and at + len(street) <= e for s, e in found), street
 
 
+@pytest.mark.parametrize("text, codes", [
+    ("is ec2a3ay inside the ulez? thats my flat", ["ec2a3ay"]),  # joined, lower case, a home in the turn
+    ("m5r1x7 is the right one, the other was my old place", ["m5r1x7"]),
+    ("is the ec2a3ay area nice for a coffee shop", []),  # no home: a shape alone
+    ("is the s21fe better than the pixel 7? i live in leeds", []),  # five characters: a phone
+    ("what broadband options do i have in 8620? thats my postcode", ["8620"]),  # named after it
+    ("90210, that's my zip lol", ["90210"]),
+    ("i sold 2500 shares, thats my zip code problem", []),  # a count
+    ("back in 2019, that was my zip code", []),  # a year
+])
+def test_a_code_said_to_be_ones_own_later_in_the_turn(text, codes):
+    assert [text[s:e] for s, e, *_ in find_postal_codes(text)] == codes
+
+
 def test_numbered_and_block_streets_and_public_buildings():
     found = lambda t: [t[s:e] for s, e, *_ in find_streets(t)]  # noqa: E731
     assert found("come over whenever, I'm at 221 w 34th, buzzer says Kowalski") == ["221 w 34th"]
