@@ -363,7 +363,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             if historical(text, start, m.end()):
                 continue
             found.append((start, end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
-    if digits and ADDRESS_CUE_ANY.search(text):
+    if digits and (ADDRESS_CUE_ANY.search(text) or PLACE_BEFORE_ANY.search(text)):
         found += [span for span in cued_houses(text) if not any(s < span[1] and span[0] < e for s, e, *_ in found)]
     best: dict[tuple[int, int], tuple[int, int, str, float]] = {}
     for span in found:  # a street two forms find, once, at its better score
@@ -388,16 +388,37 @@ CUED_HOUSE = re.compile(rf"(?<![\w/-])(?P<number>\d{{1,5}}[a-zA-Z]?(?:[/-]\d{{1,
                         r"(?:(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?[ \t]+)?"
                         rf"(?P<name>{L}[\w'’.\-]*(?:[ \t]+{L}[\w'’.\-]*){{0,2}})")
 TIME_WORDS = frozenset("am pm a.m. p.m. oclock o'clock ish min mins minute minutes hour hours hr hrs sec".split())
+# ... or right after a preposition of place, where the name's first word is no word at all: "at 94
+# fernleigh", "from 210 kingsway to the airport", "at 2b/14 mitchell". What follows "at 9" or "to 500"
+# otherwise is a dictionary word ("pm", "followers"), a unit ("usd"), a plural ("8 superbowls"), a
+# gerund ("99 smithing"), a contraction ("at 9 I'll") or an interjection.
+PLACE_BEFORE = re.compile(r"\b(?:at|from|to|near|outside)\Z", re.I)
+PLACE_BEFORE_ANY = gate(r"\b(?:at|from|to|near|outside)[ \t]+[1-9]", re.I)
+
+
+def _no_word(word: str) -> bool:
+    """A street's own name after a preposition and a number: no dictionary word, plural, gerund,
+    contraction, interjection or unit."""
+    from builder.clean.numbers import MONEY_OR_UNIT
+    from builder.clean.truecase import is_english_word
+
+    bare = word.lower().strip(".,")
+    return (len(bare) >= 3 and bare.isalpha() and not is_english_word(bare) and bare not in INTERJECTIONS
+            and not bare.endswith(("ing", "s")) and not MONEY_OR_UNIT.match(bare))
 
 
 def cued_houses(text: str) -> list[tuple[int, int, str, float]]:
-    """Streets named by their house number and name after an address cue (see ADDRESS_CUE)."""
+    """Streets named by their house number and name after an address cue (see ADDRESS_CUE) or, with
+    a name no dictionary has, right after a preposition of place (PLACE_BEFORE)."""
     from builder.clean.truecase import is_english_word
 
     out = []
     for m in CUED_HOUSE.finditer(text):
-        if not ADDRESS_CUE.search(text, max(0, m.start() - 40), m.start() - 1 if text[m.start() - 1:m.start()].isspace() else m.start()):
-            continue
+        before = m.start() - 1 if text[m.start() - 1:m.start()].isspace() else m.start()
+        if not ADDRESS_CUE.search(text, max(0, m.start() - 40), before):
+            if not (PLACE_BEFORE.search(text, max(0, m.start() - 12), before) and m.group("number")[0] != "0"
+                    and _no_word(m.group("name").split()[0])):
+                continue
         words = m.group("name").split()
         keep = 0
         for word in words:

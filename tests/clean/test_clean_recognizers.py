@@ -159,6 +159,20 @@ def test_a_code_after_its_town_unless_a_word_makes_it_an_amount(text, codes):
 
 
 @pytest.mark.parametrize("text, streets", [
+    ("which bin goes out tuesday at 94 fernleigh, my council site is confusing", ["94 fernleigh"]),
+    ("whats the fastest way to get from 210 kingsway to the airport", ["210 kingsway"]),
+    ("Okay at 9 I'll ask if you can chat again", []),  # a contraction
+    ("Brady has led the Patriots to 8 Superbowls", []),  # a plural
+    ("someone to 99 smithing, another to 99 mining", []),  # gerunds
+    ("they can cost up to 50k USD", []),  # a unit
+    ("BYU is down 21 to 0 huh?", []),
+    ("meet me at 5 pm near the gym", []),
+])
+def test_a_house_and_a_name_no_dictionary_has_after_a_preposition_of_place(text, streets):
+    assert [text[s:e] for s, e, *_ in find_streets(text)] == streets
+
+
+@pytest.mark.parametrize("text, streets", [
     ("bro just leave it on the porch, 1437 n hoyne", ["1437 n hoyne"]),
     ("how long is the drive from 830 w diversey to the airport", ["830 w diversey"]),
     ("were at 3344 N Racine now", ["3344 N Racine"]),
@@ -361,7 +375,7 @@ STREETS_EVERY_FORM = [
     "Via Capo le Case 143, Roma", "ul. Zuchów 65, Kraków", "Puruntie 82, Helsinki", "Simavikveien 231", "Király u. 23.",
     "Gralla 30 Suite 617", "PSC 4926, Box 7979 APO AA 63682", "P.O. Box 108", "Carrera 7 # 45-12, Bogotá",
     "123 Teheran-ro, Seoul", "45 Sejong-daero 12-gil", "meet at 221 w 34th", "3100 nw 57th st", "2-14-3 Nishi-Shinjuku",
-    "leave it at 1437 n hoyne", "830 W. Diversey Pkwy",
+    "leave it at 1437 n hoyne", "830 W. Diversey Pkwy", "the bin at 94 fernleigh", "i live at 4206 Fairmount now",
     "Plot 87, Sector 5, Noida", "House No. 12, Block C", "Blk 131 Tampines St 25 #07-30", "10 National Parks",
     "I live at 7 Griffith End", "c/ Mayor 5, Madrid", "v.le Monza 12", "p.za Duomo 3", "ſtr. Lipscani 5", "Rua Augusta n° 100",
     "we live on Elm Street", "the corner of 5th and Main Street 10001", "Flat 9, 307 Cranbrook Road", "USS Dam FPO AE 94560",
@@ -379,7 +393,8 @@ def test_the_street_forms_gates_never_hide_a_street(text, monkeypatch):
     from builder.clean import addresses
 
     gated = find_streets(text)
-    for gate in ("_ORDINAL_ANY", "_ROAD_ANY", "_GRID_ANY", "_CHOME_ANY", "_MILITARY_ANY", "_TYPE_NOT_A_WORD"):
+    for gate in ("_ORDINAL_ANY", "_ROAD_ANY", "_GRID_ANY", "_CHOME_ANY", "_MILITARY_ANY", "_TYPE_NOT_A_WORD", "_COMPASS_ANY",
+                 "PLACE_BEFORE_ANY", "ADDRESS_CUE_ANY"):
         monkeypatch.setattr(addresses, gate, _Open())
     monkeypatch.setattr(addresses, "_word_classes", lambda _text: set(addresses._WORD_CLASSES))
     assert find_streets(text) == gated
