@@ -55,8 +55,23 @@ def model_reading(rows: list[dict]) -> dict:
         tp = int((flagged & (y == 1)).sum())
         table.append({"threshold": t, "flagged": int(flagged.sum()), "private_flagged": tp,
                       "precision": round(tp / max(1, int(flagged.sum())), 3), "recall": round(tp / max(1, int(y.sum())), 3)})
+    # outside chats about professional sport or show business: the rule behind THRESHOLD_PERSONAL_CHAT
+    from classifiers.person_context.model import PERSONAL_CHAT_PRECISION, THRESHOLD_PERSONAL_CHAT
+
+    outside = np.array(["public_life" not in r["traits"] for r in rows])
+    personal = []
+    for t in sorted({0.2, 0.25, 0.3, 0.35, *THRESHOLDS}):
+        flagged = (p >= t) & outside
+        tp = int((flagged & (y == 1)).sum())
+        personal.append({"threshold": t, "flagged": int(flagged.sum()), "private_flagged": tp,
+                         "precision": round(tp / max(1, int(flagged.sum())), 3),
+                         "recall": round(tp / max(1, int((y[outside] == 1).sum())), 3)})
+    chosen = next((e["threshold"] for e in personal if e["precision"] >= PERSONAL_CHAT_PRECISION), None)
     return {"spans": len(rows), "private": int(y.sum()), "auc": round(auc(y, p), 3), "shipped_threshold": model.threshold,
-            "by_threshold": table}
+            "by_threshold": table,
+            "outside_public_life": {"spans": int(outside.sum()), "private": int((y[outside] == 1).sum()),
+                                    "rule": f"the lowest threshold whose precision is at least {PERSONAL_CHAT_PRECISION}",
+                                    "chosen": chosen, "shipped": THRESHOLD_PERSONAL_CHAT, "by_threshold": personal}}
 
 
 def policy_reading(raw: list[dict], data: dict) -> dict:

@@ -104,7 +104,8 @@ def judge_by_context(ctx: Context) -> list[TurnScan]:
     """The scans with each PERSON span of the second side of a person-to-person chat that no
     introduction, relation or vocative already makes that person's own marked ``private_context``
     (the model's probability) where the learned person-context model reads its context as a
-    private person's (classifiers/person_context). Such a span stays, and no trait of the
+    private person's (classifiers/person_context: its ``threshold`` in a chat about professional sport
+    or show business, trait ``public_life``; its lower ``threshold_personal_chat`` elsewhere). Such a span stays, and no trait of the
     dialogue (a story, a worksheet) makes it a character: the model read the span's own context."""
     from classifiers.person_context.model import load
 
@@ -117,7 +118,10 @@ def judge_by_context(ctx: Context) -> list[TurnScan]:
             return s
         p = model.probability(text, s["start"], s["end"], s.get("basis"), turn["role"], traits,
                               ctx.traits.names_at(i))
-        return {**s, "private_context": round(p, 3)} if p >= model.threshold else s
+        return {**s, "private_context": round(p, 3)} if p >= bar else s
+
+    # a chat about players and stars names them; elsewhere a name is a private person's more often
+    bar = model.threshold if ctx.traits.has("public_life") else model.threshold_personal_chat
 
     return [replace(scan, spans=[judged(i, turn, text, s) for s in scan.spans])
             for i, (turn, text, scan) in enumerate(zip(ctx.turns, ctx.texts, ctx.scans))]

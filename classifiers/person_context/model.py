@@ -18,6 +18,13 @@ from classifiers.person_context import features
 
 WEIGHTS = Path(__file__).resolve().parent / "person_context.safetensors"
 FEATURES_VERSION = "3"
+# The bar for a found name on the second side of a peer chat that is not about professional sport or
+# show business (no trait ``public_life``): recall first, the lowest threshold whose precision on the
+# round-4 names outside such chats (hand-labelled, never learnt) is at least 1/2, one wrong redaction for
+# each right one (bench/pii_second_side.py: ``model.outside_public_life``). Where the chat is about
+# players and stars the weights' own ``threshold`` (precision 2/3 out of fold) holds.
+THRESHOLD_PERSONAL_CHAT = 0.3
+PERSONAL_CHAT_PRECISION = 0.5
 
 
 class PersonContext:
@@ -25,6 +32,7 @@ class PersonContext:
         self.sparse_w, self.dense_w, self.bias, self.meta = sparse_w, dense_w, bias, meta
         self.threshold = float(meta["threshold"])  # names a finder found, on the second side of a peer chat
         self.threshold_unfound = float(meta["threshold_unfound"])  # words no finder found (context_names.py)
+        self.threshold_personal_chat = min(self.threshold, THRESHOLD_PERSONAL_CHAT)  # ... in a chat not about stars
         self.vectors, self.first_names = vectors, first_names
 
     def probability(self, text: str, start: int, end: int, basis: str | None, role: str,

@@ -69,3 +69,16 @@ def test_a_friend_on_the_second_side_goes_and_a_star_stays(tmp_path):
     text, manifest = _clean(tmp_path / "off", "--no-person-context")
     assert "hiking with Marisol and her roommate" in text  # without the model the second side's NER names are public
     assert manifest["config"]["person_context"] is False
+
+
+def test_the_personal_chat_bar_is_the_one_its_rule_picks_on_round_four():
+    from pathlib import Path
+
+    from classifiers.person_context.model import PERSONAL_CHAT_PRECISION, THRESHOLD_PERSONAL_CHAT, load
+
+    bench = json.loads((Path(__file__).resolve().parents[2] / "bench" / "results" / "pii_second_side.json").read_text())
+    reading = bench["model"]["outside_public_life"]
+    assert reading["chosen"] == reading["shipped"] == THRESHOLD_PERSONAL_CHAT
+    first = next(e for e in reading["by_threshold"] if e["precision"] >= PERSONAL_CHAT_PRECISION)
+    assert first["threshold"] == THRESHOLD_PERSONAL_CHAT  # the lowest bar with one right redaction per wrong one
+    assert load().threshold_personal_chat <= load().threshold
