@@ -439,6 +439,54 @@ def miss_causes(misses: list, found: dict) -> dict:
             **dict(sorted(out.items()))}
 
 
+def miss_rules(rows: list[dict], fates: dict, ingested: dict, by_source_id: dict, args) -> dict:
+    """Per kind and side, the policy rules that kept the must-redact values left in surviving dialogues:
+    each such dialogue redacted again in this process (the clean's defaults), its ``suppressed_by`` read
+    where a suppressed span overlaps the value ("none": no rule; the finders or models missed it).
+    Counts only: nobody reads the values."""
+    sys.path.insert(0, str(ROOT))
+    from builder.clean.config import CleanConfig
+    from builder.clean.languages import dialogue_languages, english_turns
+    from builder.clean.pii import PiiDetector
+    from builder.clean.redact import redact_dialogue
+
+    config = CleanConfig(number_context=not args.rules_only, lower_case_names=not args.no_lower_case_names)
+    if args.public_figures is not None:  # as the clean command ran
+        from builder.clean.gazetteer import fingerprint
+
+        config = CleanConfig(public_figures=str(args.public_figures.resolve()), number_context=not args.rules_only,
+                             lower_case_names=not args.no_lower_case_names,
+                             public_figures_sha256=fingerprint(args.public_figures))
+    detector = PiiDetector(config)
+    out: dict = defaultdict(Counter)
+    for row in rows:
+        f = fates[row["id"]]
+        if f[0] != "kept":
+            continue
+        left = []
+        for e in row["must_redact"]:
+            raw, keep = f[1][e["turn"]], f[2][e["turn"]]
+            at = locate(raw, row["turns"][e["turn"]]["text"], e["start"], e["value"]) if keep else None
+            if at is not None and not fate(keep, at, e["value"])[0]:
+                role = "user" if row["turns"][e["turn"]]["role"] == "user" else "second_side"
+                left.append((f"{e['kind']}/{role}", e["turn"], at, len(e["value"])))
+        if not left:
+            continue
+        did = by_source_id[row["id"]]
+        turns = ingested[did]["turns"]
+        ((language, per_turn),) = dialogue_languages([turns])
+        scans = detector.scan([t["text"] or "" for t in turns], english_turns(turns, per_turn, language),
+                              [k > 0 for k in range(len(turns))])
+        red = redact_dialogue(did, turns, scans, config)
+        for group, turn, at, n in left:
+            rules = sorted({sp["suppressed_by"] for sp in red.suppressed
+                            if sp["turn"] == turn and sp["start"] < at + n and at < sp["end"]})
+            out[group]["+".join(rules) or "none"] += 1
+    return {"note": "must-redact values left in surviving dialogues, per kind and side: the policy rule that kept each "
+                    "(its dialogue redacted again in process; 'none': no rule kept it, nothing found it)",
+            **{g: dict(sorted(c.items())) for g, c in sorted(out.items())}}
+
+
 def person_shapes(people: list, found: dict) -> dict:
     """Per shape of the PERSON canaries in surviving dialogues, how many there are and how many leaked
     (counts, never the values): words, case, whether the name opens a sentence, whether its first word
@@ -664,6 +712,7 @@ def main() -> None:
         "unaligned_turns": unaligned_turns,
         "labels": labels,
         "must_redact_miss_causes": miss_causes(missed, alone),
+        "must_redact_miss_rules": miss_rules(sets["labels"], fates, ingested, by_source_id, args),
         "canaries": canaries,
         "canary_leak_causes": leak_causes(leaks, alone),
         "canary_person_shapes": person_shapes(people, alone),
