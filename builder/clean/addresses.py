@@ -379,11 +379,13 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
 # "ship it to 1437 N Hoyne", "my adress is 7-46-2 jingumae". The name is one to three words up to a
 # stop word; its first word is no English word typed in lower case ("send it to 2 people", "i live at 5 min from campus"), no English
 # plural in any case ("send them to 3 Friends") and no time ("meet at 5 pm").
-ADDRESS_CUE = re.compile(r"\b(?:(?:address|adress|addres|adres|addy)(?:[ \t]+is)?[ \t]*:?"
-                         r"|(?:live|lives|living|staying|stay|stays)[ \t]+at"
-                         r"|(?:ship|mail|send|deliver)(?:ped|ed|ing)?[ \t]+(?:(?:it|them|this|that|the\s+\w+)[ \t]+)?to)\Z", re.I)
-ADDRESS_CUE_ANY = gate(r"\b(?:address|adress|addres|adres|addy|live|lives|living|staying|stay|stays|ship|mail|send|deliver)",
-                       re.I)
+ADDRESS_WORDS = "address|adress|addres|adres|addy"
+STAY_WORDS = "live|lives|living|staying|stay|stays"
+SEND_WORDS = "ship|mail|send|deliver"
+ADDRESS_CUE = re.compile(rf"\b(?:(?:{ADDRESS_WORDS})(?:[ \t]+is)?[ \t]*:?"
+                         rf"|(?:{STAY_WORDS})[ \t]+at"
+                         rf"|(?:{SEND_WORDS})(?:ped|ed|ing)?[ \t]+(?:(?:it|them|this|that|the\s+\w+)[ \t]+)?to)\Z", re.I)
+ADDRESS_CUE_ANY = gate(rf"\b(?:{ADDRESS_WORDS}|{STAY_WORDS}|{SEND_WORDS})", re.I)  # its words anywhere: a cheap test
 CUED_HOUSE = re.compile(rf"(?<![\w/-])(?P<number>\d{{1,5}}[a-zA-Z]?(?:[/-]\d{{1,5}}[a-zA-Z]?){{0,2}})[ \t]+"
                         r"(?:(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?[ \t]+)?"
                         rf"(?P<name>{L}[\w'’.\-]*(?:[ \t]+{L}[\w'’.\-]*){{0,2}})")
@@ -392,8 +394,9 @@ TIME_WORDS = frozenset("am pm a.m. p.m. oclock o'clock ish min mins minute minut
 # fernleigh", "from 210 kingsway to the airport", "at 2b/14 mitchell". What follows "at 9" or "to 500"
 # otherwise is a dictionary word ("pm", "followers"), a unit ("usd"), a plural ("8 superbowls"), a
 # gerund ("99 smithing"), a contraction ("at 9 I'll") or an interjection.
-PLACE_BEFORE = re.compile(r"\b(?:at|from|to|near|outside)\Z", re.I)
-PLACE_BEFORE_ANY = gate(r"\b(?:at|from|to|near|outside)[ \t]+[1-9]", re.I)
+PLACE_WORDS = "at|from|to|near|outside"
+PLACE_BEFORE = re.compile(rf"\b(?:{PLACE_WORDS})\Z", re.I)
+PLACE_BEFORE_ANY = gate(rf"\b(?:{PLACE_WORDS})[ \t]+[1-9]", re.I)  # such a word before a house number: a cheap test
 
 
 def _no_word(word: str) -> bool:
