@@ -12,8 +12,9 @@ BENCH = "bench/results/pii_heldout.json"
 TUNED_ON = ("WildChat (589 conversations), presidio-research's generated sets, other chitchat-dataset "
             "conversations (the person-context model's labelled names), messages written for the benchmark "
             "(the number- and street-context models' tuning halves, the nickname rules' tuning half, the postcode, "
-            "street and id rules' tuning halves of session 52), the second side's "
-            "names of other chitchat-dataset conversations (the person-context labelling's round 4) and the "
+            "street and id rules' tuning halves of sessions 52 and 53), the second side's "
+            "names of other chitchat-dataset conversations (the person-context labelling's round 4, which also set "
+            "the bar for such names in a chat not about sport or show business) and the "
             "numbers of other Topical-Chat valid_freq conversations (the number- and street-context models' "
             "numbers to keep); the lower-case-name model learnt from names NER read in other chitchat-dataset conversations and "
             "WildChat's user turns")
@@ -22,13 +23,13 @@ HELD_OUT = ("270 hand-labelled real dialogues and 300 dialogues with planted (ca
 
 # (what, k, n): k of n; every row is one line of the card
 MEASURED = {
-    "real_private_removed": ("private values in real dialogues that a person would redact, removed", 71, 86),
+    "real_private_removed": ("private values in real dialogues that a person would redact, removed", 77, 86),
     "canary_names_removed": ("planted person names, removed", 171, 183),
-    "canary_streets_removed": ("planted street addresses, removed", 81, 92),
+    "canary_streets_removed": ("planted street addresses, removed", 83, 92),
     "canary_structured_leaked": ("planted phone numbers, e-mails, card numbers, postal codes and ID numbers, "
                                  "left in whole or in part", 9, 271),
     "must_keep_removed": ("values that must stay (fictional characters, public names, products, numbers), "
-                          "removed or damaged", 136, 3623),
+                          "removed or damaged", 144, 3623),
 }
 
 
@@ -46,4 +47,4 @@ def bench_figures(doc: dict) -> dict[str, tuple[int, int]]:
 
 
 def card_lines() -> list[str]:
-    return [f"- {what}: {k} of {n} ({k / n:.0%})" for what, k, n in MEASURED.values()]
+    return [f"- {what}: {k} of {n} ({k / n:.1%})" for what, k, n in MEASURED.values()]  # 89.5%, never "90%"
