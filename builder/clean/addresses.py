@@ -364,7 +364,7 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                 continue
             found.append((start, end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
     if digits and (ADDRESS_CUE_ANY.search(text) or PLACE_BEFORE_ANY.search(text)):
-        found += [span for span in cued_houses(text) if not any(s < span[1] and span[0] < e for s, e, *_ in found)]
+        found += [span for span in cued_houses(text, found) if not any(s < span[1] and span[0] < e for s, e, *_ in found)]
     best: dict[tuple[int, int], tuple[int, int, str, float]] = {}
     for span in found:  # a street two forms find, once, at its better score
         before = UNIT_BEFORE.search(text, max(0, span[0] - 30), span[0])
@@ -410,7 +410,7 @@ def _no_word(word: str) -> bool:
             and not bare.endswith(("ing", "s")) and not MONEY_OR_UNIT.match(bare))
 
 
-def cued_houses(text: str) -> list[tuple[int, int, str, float]]:
+def cued_houses(text: str, streets: list | tuple = ()) -> list[tuple[int, int, str, float]]:
     """Streets named by their house number and name after an address cue (see ADDRESS_CUE) or, with
     a name no dictionary has, right after a preposition of place (PLACE_BEFORE)."""
     from builder.clean.truecase import is_english_word
@@ -437,7 +437,7 @@ def cued_houses(text: str) -> list[tuple[int, int, str, float]]:
             continue  # "2 people", "3 Friends of mine", "5 min": a count, in any case when plural
         name_end = m.start("name") + len(" ".join(words[:keep]))
         end = name_end - (1 if text[name_end - 1] in ".," else 0)
-        if organisation_before(text, m.start()) or historical(text, m.start(), end):
+        if organisation_before(text, m.start()) or historical(text, m.start(), end, streets):
             continue
         end, _ = extend_block(text, end, not any(c.isupper() for c in text))
         out.append((m.start(), end, "STREET_ADDRESS", 0.75))
@@ -465,11 +465,15 @@ def _stands_as_address(text: str, start: int, end: int) -> bool:
                 and re.match(r"\s*(?:$|[\n,.;:)!?]|(?:apt|suite|unit|ste|#))", text[end:end + 8], re.I))
 
 
-def historical(text: str, start: int, end: int) -> bool:
+def historical(text: str, start: int, end: int, streets: list | tuple = ()) -> bool:
     """An address the text dates before 1920 ("...of 3 Caledonian Terrace, Kent. He was baptised
     in 1872"): the people who lived there are long dead, and privacy law protects the living.
-    Every year written within 200 characters must be before 1920, and one must be there."""
-    years = [int(y) for y in YEAR.findall(text[max(0, start - 200):start] + " " + text[end:end + 200])]
+    Every year written within 200 characters must be before 1920, and one must be there; a number
+    that is another street's house number (``streets``: spans) dates nothing ("from 1910 cedar crest
+    to 77 lyndale")."""
+    lo, hi = max(0, start - 200), min(len(text), end + 200)
+    years = [int(m.group(1)) for m in YEAR.finditer(text, lo, hi)
+             if (m.end(1) <= start or m.start(1) >= end) and not any(a <= m.start(1) < b for a, b, *_ in streets)]
     return bool(years) and max(years) < 1920
 
 

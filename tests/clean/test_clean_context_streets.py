@@ -58,6 +58,8 @@ def test_a_found_street_grows_over_its_neighbours_the_model_takes():
                                                                                 "Slaughter"),
     ("our place, 2215 West Fulton Avenue, in March.", "2215 West Fulton Avenue", "2215 West Fulton Avenue"),
     ("at Calle 16 # 93-47 now", "Calle 16 # 93", "Calle 16 # 93-47"),  # the word the form cut, whole
+    # a preposition of place introduces the address: whoever stands before it is no part of it
+    ("my grandmother Zofia Zielinska at ul. Lipowa 14, Lublin", "ul. Lipowa 14", "ul. Lipowa 14, Lublin"),
 ])
 def test_growth_stops_where_the_address_does_and_never_narrows(text, span, grown):
     toks = features.tokens(text)

@@ -167,6 +167,8 @@ def test_a_code_after_its_town_unless_a_word_makes_it_an_amount(text, codes):
     ("they can cost up to 50k USD", []),  # a unit
     ("BYU is down 21 to 0 huh?", []),
     ("meet me at 5 pm near the gym", []),
+    # another street's house number dates nothing: "from 1910" is no year here
+    ("forward my mail from 1910 cedar crest to 77 lyndale", ["1910 cedar crest", "77 lyndale"]),
 ])
 def test_a_house_and_a_name_no_dictionary_has_after_a_preposition_of_place(text, streets):
     assert [text[s:e] for s, e, *_ in find_streets(text)] == streets
