@@ -450,13 +450,13 @@ def miss_rules(rows: list[dict], fates: dict, ingested: dict, by_source_id: dict
     from builder.clean.pii import PiiDetector
     from builder.clean.redact import redact_dialogue
 
-    config = CleanConfig(number_context=not args.rules_only, lower_case_names=not args.no_lower_case_names)
+    options: dict = {"number_context": not args.rules_only, "lower_case_names": not args.no_lower_case_names}
     if args.public_figures is not None:  # as the clean command ran
         from builder.clean.gazetteer import fingerprint
 
-        config = CleanConfig(public_figures=str(args.public_figures.resolve()), number_context=not args.rules_only,
-                             lower_case_names=not args.no_lower_case_names,
-                             public_figures_sha256=fingerprint(args.public_figures))
+        options.update(public_figures=str(args.public_figures.resolve()),
+                       public_figures_sha256=fingerprint(args.public_figures))
+    config = CleanConfig(**options)
     detector = PiiDetector(config)
     out: dict = defaultdict(Counter)
     for row in rows:

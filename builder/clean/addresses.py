@@ -176,10 +176,6 @@ STREET_FORMS = (
     # (a one-digit house number only with the type: "3 w 5th place" is a ranking)
     ("ordinal", rf"{LEAD}(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\s+(?:{EN_TYPES})\b\.?"
                 rf"|\d{{2,5}}[a-z]?\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\b", 0.6),
-    # a grid city's street after its compass point, the type left out as people text it: "1214 s wabash",
-    # "at 3344 N Racine #2", "830 w diversey" (vetted in find_streets: COMPASS_NOT_NAMES)
-    ("compass", rf"\d{{3,5}}[a-z]?[ \t]+(?P<point>n|s|e|w|ne|nw|se|sw)\.?[ \t]+(?P<name>{L}[\w'’-]{{2,}})"
-                rf"(?:[ \t]+(?:{EN_TYPES}|{USPS_TYPES})\b\.?)?", 0.6),
     # Japanese block numbers before the district: "2-14-3 Nishi-Shinjuku", "1-22-8 jingumae"
     ("chome", r"\b\d{1,2}-\d{1,2}-\d{1,3}\s+(?-i:[A-Z])[\w'’]*(?:-[\w'’]+)?", 0.6),
     ("unit", rf"\b{UNIT}", 0.5),
@@ -216,28 +212,30 @@ def _ordinal_name_typed_cased(words: list[str], value: str) -> bool:
             and kind.lower() not in ("place", "way", "close", "court"))  # "2nd Place": a rank as often
 
 
-# What a number and a letter count rather than place (the "compass" form): a decade written apart ("the
-# 1960 s"), watts ("850 w psu", "a 1000 W microwave"): the word after the letter is then a dictionary
-# word that is no one's name, or one of these.
-COMPASS_NOT_NAMES = frozenset("psu gpu cpu rgb usb led leds rms amp amps ac dc coli".split())  # also "e coli"
+# A grid city's street after its compass point, the type left out as people text it: "1214 s wabash",
+# "at 3344 N Racine #2", "830 w diversey" (English turns only: english_streets; vetted by _compass_street).
+COMPASS_POINTS = "n|s|e|w|ne|nw|se|sw"
+COMPASS_STREET = re.compile(rf"(?<![\w'’-])\d{{3,5}}[a-z]?[ \t]+(?P<point>{COMPASS_POINTS})\.?[ \t]+(?P<name>{L}[\w'’-]{{2,}})"
+                            rf"(?:[ \t]+(?:{EN_TYPES}|{USPS_TYPES})\b\.?)?(?!\w)", re.I)
+# What a number and a letter count rather than place: a decade written apart ("the 1960 s"), watts
+# ("850 w psu", "a 1000 W microwave"), "n" for "and" ("rock 1000 n roll"), "e" for electric ("3000 e
+# bikes"). After any point but "s" the name is then no dictionary word, or a name-list word the
+# dictionary has only as a noun ("2912 n lincoln"; not "1000 w power supply"), and none of these.
+COMPASS_NOT_NAMES = frozenset("psu gpu cpu rgb usb led leds rms amp amps coli".split())  # "e coli"
 
 
 def _compass_street(m: re.Match) -> bool:
-    """Whether a "compass" match names a street: its name no stop, time or unit word, no decade, and,
-    after "w" (watts), a name-list word or no dictionary word."""
+    """Whether a COMPASS_STREET match names a street (see COMPASS_NOT_NAMES)."""
     from builder.clean.names import first_names, last_names
-    from builder.clean.truecase import is_english_word
+    from builder.clean.truecase import at_most_a_noun, is_english_word
 
-    name = m.group("name")
-    bare = name.lower().strip("'’-")
+    bare = m.group("name").lower().strip("'’-")
     if (bare in STOP_IN_NAMES or bare in NOT_IN_NAME_WORDS or bare in TIME_WORDS or bare in COMPASS_NOT_NAMES
             or re.fullmatch(UNIT_WORDS, bare)):
         return False
-    if m.group("point").lower() == "s" and re.match(r"(?:1\d|20)\d0\b", m.group()):
-        return False  # "in the 1960 s"
-    if m.group("point").lower() == "w":
-        return not is_english_word(bare) or bare in first_names() or bare in last_names()
-    return True
+    if m.group("point").lower() == "s":
+        return not re.match(r"(?:1\d|20)\d0\b", m.group())  # "in the 1960 s"
+    return not is_english_word(bare) or (bare in first_names() or bare in last_names()) and at_most_a_noun(bare)
 
 
 # ... or a preposition of place before it: "uber dropped me at 892 maple street", "we're near 12 oak lane"
@@ -264,7 +262,6 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                  "type_first": "type_first" in classes or "type_first_letter" in classes and bool(_TYPE_NOT_A_WORD.search(text)),
                  "number_first": "number_first" in classes, "number_first_weak": "number_first_weak" in classes,
                  "ordinal": bool(_ORDINAL_ANY.search(text)), "number_first_road": bool(_ROAD_ANY.search(text)),
-                 "compass": bool(_COMPASS_ANY.search(text)),
                  "grid": bool(_GRID_ANY.search(text)), "chome": bool(_CHOME_ANY.search(text)), "plot": "plot" in classes,
                  "number_name_unit": has_unit, "name_number_unit": has_unit, "unit": has_unit,
                  "corner": "corner" in text.lower(), "po_box": "box" in text.lower(),
@@ -334,9 +331,6 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
                     continue  # "block 2 in the first row": a block of a game or a program, no housing block
                 if not _name_ok(name_words(value)[1:], lower_here or bool(BLK_UNIT.match(value))):
                     continue  # "blk 351 tampines st 26 #07-42": "blk" and a "#" unit say it in any case
-            elif name == "compass":
-                if not _compass_street(m):
-                    continue
             elif name not in ("military", "po_box", "unit", "corner", "ordinal", "plot"):
                 if name.startswith("name_number") and UNIT_WORD.match(value):
                     continue  # "Room 3", "Unit 4": a unit (or a puzzle's room), never a street's name
@@ -363,8 +357,8 @@ def find_streets(text: str) -> list[tuple[int, int, str, float]]:
             if historical(text, start, m.end()):
                 continue
             found.append((start, end, "STREET_ADDRESS", min(0.9, score + 0.15 * cued)))
-    if digits and (ADDRESS_CUE_ANY.search(text) or PLACE_BEFORE_ANY.search(text)):
-        found += [span for span in cued_houses(text, found) if not any(s < span[1] and span[0] < e for s, e, *_ in found)]
+    if digits and ADDRESS_CUE_ANY.search(text):
+        found += [span for span in cued_houses(text) if not any(s < span[1] and span[0] < e for s, e, *_ in found)]
     best: dict[tuple[int, int], tuple[int, int, str, float]] = {}
     for span in found:  # a street two forms find, once, at its better score
         before = UNIT_BEFORE.search(text, max(0, span[0] - 30), span[0])
@@ -396,32 +390,45 @@ TIME_WORDS = frozenset("am pm a.m. p.m. oclock o'clock ish min mins minute minut
 # gerund ("99 smithing"), a contraction ("at 9 I'll") or an interjection.
 PLACE_WORDS = "at|from|to|near|outside"
 PLACE_BEFORE = re.compile(rf"\b(?:{PLACE_WORDS})\Z", re.I)
-PLACE_BEFORE_ANY = gate(rf"\b(?:{PLACE_WORDS})[ \t]+[1-9]", re.I)  # such a word before a house number: a cheap test
+PLACE_BEFORE_ANY = gate(rf"\b(?:{PLACE_WORDS})\s+[1-9]", re.I)  # such a word before a house number: a cheap test
 
 
-def _no_word(word: str) -> bool:
-    """A street's own name after a preposition and a number: no dictionary word, plural, gerund,
-    contraction, interjection or unit."""
+# Chat shorthand, time zones and kitchen units that follow "at 9", "from 2", "to 80": no dictionary has them.
+AFTER_A_NUMBER = frozenset("""tmrw tmr tmw tmrow tomoz tonite 2nite 2day omw ppl lvl lvls xp hp dmg kph mph fps rpm
+bst gmt utc cet cest eet est edt cst cdt mst mdt pst pdt akst hst aest aedt jst kst ist sgt wib
+tbsp tbs tsp oz lbs kgs mins secs hrs yrs wks mos yo""".split())
+
+
+def _placed_house(text: str, m: re.Match) -> bool:
+    """A CUED_HOUSE match after a preposition of place names a street: a house number (no leading zero,
+    after "at" no clock hour: "at 9 tmrw"), then a word no dictionary has, that ends like no plural or
+    gerund ("to 8 Superbowls", "to 99 smithing"), no contraction, interjection, chat word, time zone or unit."""
     from builder.clean.numbers import MONEY_OR_UNIT
     from builder.clean.truecase import is_english_word
 
-    bare = word.lower().strip(".,")
+    number, bare = m.group("number"), m.group("name").split()[0].lower().strip(".,")
+    unit = MONEY_OR_UNIT.match(bare)
+    if number[0] == "0" or number.isdigit() and int(number) <= 24 and text[:m.start()].rstrip().lower().endswith("at"):
+        return False
     return (len(bare) >= 3 and bare.isalpha() and not is_english_word(bare) and bare not in INTERJECTIONS
-            and not bare.endswith(("ing", "s")) and not MONEY_OR_UNIT.match(bare))
+            and bare not in AFTER_A_NUMBER and not bare.endswith(("ing", "s"))
+            and not (unit and unit.end() == len(bare)))
 
 
-def cued_houses(text: str, streets: list | tuple = ()) -> list[tuple[int, int, str, float]]:
+def cued_houses(text: str, placed: bool = False) -> list[tuple[int, int, str, float]]:
     """Streets named by their house number and name after an address cue (see ADDRESS_CUE) or, with
-    a name no dictionary has, right after a preposition of place (PLACE_BEFORE)."""
+    ``placed`` (English turns only: english_streets), with a name no dictionary has right after a
+    preposition of place (PLACE_BEFORE)."""
     from builder.clean.truecase import is_english_word
 
     out = []
+    lower_text = not any(c.isupper() for c in text)
     for m in CUED_HOUSE.finditer(text):
         before = m.start() - 1 if text[m.start() - 1:m.start()].isspace() else m.start()
-        if not ADDRESS_CUE.search(text, max(0, m.start() - 40), before):
-            if not (PLACE_BEFORE.search(text, max(0, m.start() - 12), before) and m.group("number")[0] != "0"
-                    and _no_word(m.group("name").split()[0])):
-                continue
+        cued = ADDRESS_CUE.search(text, max(0, m.start() - 40), before) is not None
+        if cued == placed or placed and not (PLACE_BEFORE.search(text, max(0, m.start() - 12), before)
+                                             and _placed_house(text, m)):
+            continue
         words = m.group("name").split()
         keep = 0
         for word in words:
@@ -437,17 +444,35 @@ def cued_houses(text: str, streets: list | tuple = ()) -> list[tuple[int, int, s
             continue  # "2 people", "3 Friends of mine", "5 min": a count, in any case when plural
         name_end = m.start("name") + len(" ".join(words[:keep]))
         end = name_end - (1 if text[name_end - 1] in ".," else 0)
-        if organisation_before(text, m.start()) or historical(text, m.start(), end, streets):
+        if organisation_before(text, m.start()) or historical(text, m.start(), end):
             continue
-        end, _ = extend_block(text, end, not any(c.isupper() for c in text))
+        end, _ = extend_block(text, end, lower_text)
         out.append((m.start(), end, "STREET_ADDRESS", 0.75))
+    return out
+
+
+def english_streets(text: str) -> list[tuple[int, int, str, float]]:
+    """The street shapes that read English words, for English turns only (recognizers' EnglishStreets):
+    a grid street after its compass point (COMPASS_STREET) and a house after a preposition of place
+    (``cued_houses(placed=True)``). In Polish "2000 w banku" is "in the bank", in Czech "to 20 minut"
+    is "it's 20 minutes"."""
+    if not _DIGIT.search(text):
+        return []
+    out = cued_houses(text, placed=True) if PLACE_BEFORE_ANY.search(text) else []
+    if _COMPASS_ANY.search(text):
+        lower_text = not any(c.isupper() for c in text)
+        for m in COMPASS_STREET.finditer(text):
+            if _compass_street(m) and not organisation_before(text, m.start()) and not historical(text, m.start(), m.end()):
+                out.append((m.start(), extend_block(text, m.end(), lower_text)[0], "STREET_ADDRESS", 0.6))
     return out
 
 
 YEAR = re.compile(r"(?:\b(?:in|on|of|since|from|to|and|until|till|by|born|died|circa|c\.|january|february|march|april|may|june"
                   r"|july|august|september|october|november|december)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?|\()"
-                  r"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d|[ \t]+(?:[ns][ew]?|[ew])\.?[ \t]+\w)", re.I)
-# a year is dated: "in 1872", "13 January 1872"; a house number before a compass point is none ("to 1507 n 4th")
+                  r"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d|[ \t]+(?:[ns][ew]?|[ew])\.?[ \t]+\w"
+                  rf"|[ \t]+(?:{L}[\w'’-]*[ \t]+){{1,3}}(?:{EN_TYPES}|{USPS_TYPES})\b)", re.I)
+# a year is dated: "in 1872", "13 January 1872"; a house number is none, before a compass point or a street's
+# name and type ("to 1507 n 4th", "from 1910 cedar crest")
 
 
 USPS_END = re.compile(rf"\b(?:{USPS_TYPES})\.?$", re.I)
@@ -465,15 +490,11 @@ def _stands_as_address(text: str, start: int, end: int) -> bool:
                 and re.match(r"\s*(?:$|[\n,.;:)!?]|(?:apt|suite|unit|ste|#))", text[end:end + 8], re.I))
 
 
-def historical(text: str, start: int, end: int, streets: list | tuple = ()) -> bool:
+def historical(text: str, start: int, end: int) -> bool:
     """An address the text dates before 1920 ("...of 3 Caledonian Terrace, Kent. He was baptised
     in 1872"): the people who lived there are long dead, and privacy law protects the living.
-    Every year written within 200 characters must be before 1920, and one must be there; a number
-    that is another street's house number (``streets``: spans) dates nothing ("from 1910 cedar crest
-    to 77 lyndale")."""
-    lo, hi = max(0, start - 200), min(len(text), end + 200)
-    years = [int(m.group(1)) for m in YEAR.finditer(text, lo, hi)
-             if (m.end(1) <= start or m.start(1) >= end) and not any(a <= m.start(1) < b for a, b, *_ in streets)]
+    Every year written within 200 characters must be before 1920, and one must be there."""
+    years = [int(y) for y in YEAR.findall(text[max(0, start - 200):start] + " " + text[end:end + 200])]
     return bool(years) and max(years) < 1920
 
 

@@ -370,7 +370,7 @@ LETTERED_CODE_AS_PLACE = re.compile(
     r"(?![\w*-]|[.,]\d)")
 
 
-# A British or Canadian code typed in lower case without its space ("ec2a3ay", "m5r1x7") in a turn that
+# A British or Canadian code typed without its space, in any case ("ec2a3ay", "m5r1x7", "EC2A3AY"), in a turn that
 # says it is someone's home ("thats my flat", "the other was my old place", "i live ..."): alone the
 # shape is also a test string's ("a1b2c3"); a British one of six or seven characters ("s21fe" is a phone).
 JOINED_LOWER_CODE = re.compile(r"(?<![\w-])(?P<code>[abceghj-nprstvxy]\d[abceghj-nprstv-z]\d[abceghj-nprstv-z]\d"
@@ -379,9 +379,10 @@ JOINED_LOWER_CODE = re.compile(r"(?<![\w-])(?P<code>[abceghj-nprstvxy]\d[abceghj
 HOME_IN_TURN = re.compile(r"\b(?:(?:my|our)\s+(?:(?:old|new)\s+)?(?:flat|place|house|home|apartment|apt|address|postcode"
                           r"|post\s?code|zip|zip\s?code|postal\s+code)|i\s+live|we\s+live|i['’]?ve\s+moved|we\s+moved)\b", re.I)
 # A code named after it in the next words, beyond ZIP_CUE_AFTER's reach: "what broadband options do i
-# have in 8620? thats my postcode", "12345, thats my zip" (four to six digits, no other number between).
+# have in 8620? thats my postcode", "12345, thats my zip" (four to six digits, no other number between;
+# said, not asked: "is my zip code right?" names no number); a year too ("2000, thats my postcode").
 CODE_THEN_MINE = re.compile(r"(?<![\w.,/-])(?P<code>\d{4,6}(?:-\d{3,4})?)(?![\w-]|[.,]\d)[^\d\n]{0,30}?"
-                            r"\b(?:that['’]?s|thats|its|it['’]s|is|was)\s+(?:my|our)\s+(?:(?:home|new|old)\s+)?"
+                            r"\b(?:that['’]?s|thats|its|it['’]s)\s+(?:my|our)\s+(?:(?:home|new|old)\s+)?"
                             r"(?:zip|zipcode|zip\s+code|postcode|post\s+code|postal\s+code|pin\s?code|plz)\b", re.I)
 
 
@@ -401,7 +402,8 @@ def _codes_as_places(text: str) -> list[tuple[int, int]]:
 _TWO_DIGITS = re.compile(r"\d\D*\d")
 _FIVE_DIGITS = re.compile(r"\d{5}")
 _SPACE_DIGIT_LETTER = re.compile(r"\s\d[^\W\d_]")
-_ZIP_WORD = re.compile(r"zip|post|pin|plz", re.I)
+_ZIP_WORD = re.compile(r"zip|post", re.I)
+_PIN_WORD = re.compile(r"\b(?:pin\s?code|plz)\b", re.I)
 _JOINED_ANY = re.compile(r"[a-z]\d[a-z\d]?\d[a-z]", re.I)  # "ec2a3ay", "m5r1x7"
 _AREA_WORD = gate(AREA_WORDS, re.I)  # HOME_CODE without five digits needs one
 # A five-character code with its last two hidden ("148xx", "305**"): what a user who hides part of a
@@ -438,9 +440,9 @@ def find_postal_codes(text: str) -> list[tuple[int, int, str, float]]:
         found.append((m.start(group), m.end(group), 0.7))
     if _JOINED_ANY.search(text) and HOME_IN_TURN.search(text):
         found += [(m.start("code"), m.end("code"), 0.6) for m in JOINED_LOWER_CODE.finditer(text)]
-    if zip_word:
+    if zip_word or _PIN_WORD.search(text):
         found += [(m.start("code"), m.end("code"), 0.7) for m in CODE_THEN_MINE.finditer(text)
-                  if not YEAR_LIKE.fullmatch(m.group("code")) and not _counted(text, m.end("code"))]
+                  if not _counted(text, m.end("code"))]
     for m in SET_OFF_CODE.finditer(text):
         left = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
         if HOME_CLAUSE.search(text, left + 1, m.start()) and not _counted(text, m.end("code")):

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from builder.clean.addresses import find_non_latin_addresses, find_streets, organisation_before
+from builder.clean.addresses import english_streets, find_non_latin_addresses, find_streets, organisation_before
 from builder.clean.dates import find_birth_dates
 from builder.clean.handles import find_handles
 from builder.clean.spelled import find_spelled
@@ -143,6 +143,7 @@ def build_finders(entities: tuple[str, ...]) -> list[Finder]:
         ("SpelledContacts", ("EMAIL_ADDRESS", "PHONE_NUMBER"), False, lambda t, _: find_spelled(t)),
         ("SignaturesAndIntroductions", ("PERSON",), False, lambda t, _: cued_names(t)),
         ("RecordLines", ("PERSON", "DATE_OF_BIRTH", "ID_NUMBER"), False, lambda t, _: record_fields(t)),
+        ("EnglishStreets", ("STREET_ADDRESS",), True, lambda t, _: english_streets(t)),
         ("EnglishNames", ("PERSON",), True, english_names),
         ("NerLocations", ("LOCATION",), True, _locations),
     )

@@ -111,6 +111,8 @@ def judge_by_context(ctx: Context) -> list[TurnScan]:
 
     model = load()
     traits = frozenset(ctx.traits.found)
+    # a chat about players and stars names them; elsewhere a name is a private person's more often
+    bar = model.threshold if ctx.traits.has("public_life") else model.threshold_personal_chat
 
     def judged(i: int, turn: dict, text: str, s: dict) -> dict:
         if (turn["role"] != "assistant" or not _person(s) or s.get("basis") in PEER_OWN_BASES
@@ -119,9 +121,6 @@ def judge_by_context(ctx: Context) -> list[TurnScan]:
         p = model.probability(text, s["start"], s["end"], s.get("basis"), turn["role"], traits,
                               ctx.traits.names_at(i))
         return {**s, "private_context": round(p, 3)} if p >= bar else s
-
-    # a chat about players and stars names them; elsewhere a name is a private person's more often
-    bar = model.threshold if ctx.traits.has("public_life") else model.threshold_personal_chat
 
     return [replace(scan, spans=[judged(i, turn, text, s) for s in scan.spans])
             for i, (turn, text, scan) in enumerate(zip(ctx.turns, ctx.texts, ctx.scans))]

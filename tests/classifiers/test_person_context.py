@@ -81,4 +81,35 @@ def test_the_personal_chat_bar_is_the_one_its_rule_picks_on_round_four():
     assert reading["chosen"] == reading["shipped"] == THRESHOLD_PERSONAL_CHAT
     first = next(e for e in reading["by_threshold"] if e["precision"] >= PERSONAL_CHAT_PRECISION)
     assert first["threshold"] == THRESHOLD_PERSONAL_CHAT  # the lowest bar with one right redaction per wrong one
-    assert load().threshold_personal_chat <= load().threshold
+    assert load().threshold_personal_chat == min(THRESHOLD_PERSONAL_CHAT, load().threshold)
+
+
+class _Half:
+    """A person-context model that reads every name at 0.5: between the two bars."""
+
+    threshold, threshold_unfound, threshold_personal_chat = 0.65, 0.99, 0.3
+
+    def probability(self, *args, **kwargs) -> float:
+        return 0.5
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("chat, kept", [
+    ("we went hiking with Marisol yesterday, so fun", False),  # no chat about stars: the lower bar
+    ("the NFL playoffs were wild, did you see the Super Bowl? Marisol was great in the halftime show", True),
+])
+def test_a_name_between_the_bars_goes_unless_the_chat_is_about_stars(chat, kept, monkeypatch):
+    from builder.clean.config import CleanConfig
+    from builder.clean.pii import PiiDetector
+    from builder.clean.redact import redact_dialogue
+    from classifiers.person_context import model
+
+    monkeypatch.setattr(model, "load", lambda: _Half())
+    turns = [{"index": i, "role": role, "text": text, "images": []} for i, (role, text) in enumerate(
+        [("user", "hey! how was your weekend?"), ("assistant", "pretty good lol"), ("user", "nice haha, what did you do?"),
+         ("assistant", chat)])]
+    config = CleanConfig()
+    scans = PiiDetector(config).scan([t["text"] for t in turns], [True] * 4, [i > 0 for i in range(4)])
+    assert any(s["entity"] == "PERSON" for s in scans[3].spans)  # NER finds the name
+    text = redact_dialogue("d", turns, scans, config).turns[3]["text"]
+    assert ("Marisol" in text) == kept
