@@ -273,8 +273,8 @@ class Tally:
 
 
 def score_labels(rows, fates, misses: list | None = None) -> dict:
-    """``misses``, when given, receives (kind, role, turn text, offset, value) of every must-redact value left in a
-    surviving dialogue, for ``miss_causes`` (counts only: nobody reads the values)."""
+    """``misses``, when given, receives (kind, role, turn text, offset, value, row id, turn) of every must-redact
+    value left in a surviving dialogue, for ``miss_causes`` and ``miss_rules`` (counts only: nobody reads the values)."""
     t = Tally()
     for row in rows:
         src, f = row["source"], fates[row["id"]]
@@ -297,7 +297,7 @@ def score_labels(rows, fates, misses: list | None = None) -> dict:
                 t.add([f"{side}:{g}" for g in groups], n=1, surviving=1, removed=removed, damaged=damaged)
                 if side == "must_redact" and not removed and misses is not None:
                     role = "user" if row["turns"][e["turn"]]["role"] == "user" else "second_side"
-                    misses.append((e["kind"], role, raw, at, e["value"]))
+                    misses.append((e["kind"], role, raw, at, e["value"], row["id"], e["turn"]))
     def redact(g):
         n, dropped, surv = t.get(f"must_redact:{g}", "n"), t.get(f"must_redact:{g}", "dropped"), t.get(f"must_redact:{g}", "surviving")
         removed = t.get(f"must_redact:{g}", "removed")
@@ -383,19 +383,26 @@ def score_canaries(rows, fates, leaks: list | None = None, people: list | None =
     return out
 
 
+def clean_config(public_figures: Path | None = None, rules_only: bool = False, no_lower_case_names: bool = False):
+    """The CleanConfig the clean command ran with (its public-figure list, its models)."""
+    sys.path.insert(0, str(ROOT))
+    from builder.clean.config import CleanConfig
+
+    options: dict = {"number_context": not rules_only, "lower_case_names": not no_lower_case_names}
+    if public_figures is not None:
+        from builder.clean.gazetteer import fingerprint
+
+        options.update(public_figures=str(public_figures.resolve()), public_figures_sha256=fingerprint(public_figures))
+    return CleanConfig(**options)
+
+
 def scan_alone(texts: set[str], public_figures: Path | None = None) -> dict:
     """``{turn text: TurnScan}``: each turn scanned alone by the finders (no dialogue, no context model),
     in this process, with the public-figure list the clean command had."""
-    sys.path.insert(0, str(ROOT))
-    from builder.clean.config import CleanConfig
     from builder.clean.pii import PiiDetector
-    config = CleanConfig()
-    if public_figures is not None:  # as the clean command ran
-        from builder.clean.gazetteer import fingerprint
 
-        config = CleanConfig(public_figures=str(public_figures.resolve()), public_figures_sha256=fingerprint(public_figures))
     ordered = sorted(texts)
-    return dict(zip(ordered, PiiDetector(config).scan(ordered))) if ordered else {}
+    return dict(zip(ordered, PiiDetector(clean_config(public_figures)).scan(ordered))) if ordered else {}
 
 
 def _found_alone(values, found: dict) -> dict:
@@ -433,46 +440,29 @@ def miss_causes(misses: list, found: dict) -> dict:
     """Per kind and side (the user's turns, the other side's), how many must-redact values left in a
     surviving dialogue the finders do not find even in their turn alone, and how many they find there
     (so a policy rule or the dialogue's context kept them). ``found``: ``scan_alone``; counts only."""
-    out = _found_alone(((f"{kind}/{role}", text, at, value) for kind, role, text, at, value in misses), found)
+    out = _found_alone(((f"{kind}/{role}", text, at, value) for kind, role, text, at, value, *_ in misses), found)
     return {"note": "must-redact values left in surviving dialogues, per kind and side, each turn scanned alone as in "
                     "canary_leak_causes (found there = a policy rule or the dialogue's context kept it)",
             **dict(sorted(out.items()))}
 
 
-def miss_rules(rows: list[dict], fates: dict, ingested: dict, by_source_id: dict, args) -> dict:
-    """Per kind and side, the policy rules that kept the must-redact values left in surviving dialogues:
-    each such dialogue redacted again in this process (the clean's defaults), its ``suppressed_by`` read
-    where a suppressed span overlaps the value ("none": no rule; the finders or models missed it).
-    Counts only: nobody reads the values."""
-    sys.path.insert(0, str(ROOT))
-    from builder.clean.config import CleanConfig
+def miss_rules(missed: list, ingested: dict, by_source_id: dict, args) -> dict:
+    """Per kind and side, the policy rules that kept the must-redact values left in surviving dialogues
+    (``missed``, from ``score_labels``): each such dialogue redacted again in this process, as the clean
+    command ran, its ``suppressed_by`` read where a suppressed span overlaps the value ("none": no rule;
+    the finders or models missed it). Counts only: nobody reads the values."""
     from builder.clean.languages import dialogue_languages, english_turns
     from builder.clean.pii import PiiDetector
     from builder.clean.redact import redact_dialogue
 
-    options: dict = {"number_context": not args.rules_only, "lower_case_names": not args.no_lower_case_names}
-    if args.public_figures is not None:  # as the clean command ran
-        from builder.clean.gazetteer import fingerprint
-
-        options.update(public_figures=str(args.public_figures.resolve()),
-                       public_figures_sha256=fingerprint(args.public_figures))
-    config = CleanConfig(**options)
+    config = clean_config(args.public_figures, args.rules_only, args.no_lower_case_names)
     detector = PiiDetector(config)
+    by_row: dict = defaultdict(list)
+    for kind, role, _, at, value, row_id, turn in missed:
+        by_row[row_id].append((f"{kind}/{role}", turn, at, len(value)))
     out: dict = defaultdict(Counter)
-    for row in rows:
-        f = fates[row["id"]]
-        if f[0] != "kept":
-            continue
-        left = []
-        for e in row["must_redact"]:
-            raw, keep = f[1][e["turn"]], f[2][e["turn"]]
-            at = locate(raw, row["turns"][e["turn"]]["text"], e["start"], e["value"]) if keep else None
-            if at is not None and not fate(keep, at, e["value"])[0]:
-                role = "user" if row["turns"][e["turn"]]["role"] == "user" else "second_side"
-                left.append((f"{e['kind']}/{role}", e["turn"], at, len(e["value"])))
-        if not left:
-            continue
-        did = by_source_id[row["id"]]
+    for row_id, left in by_row.items():
+        did = by_source_id[row_id]
         turns = ingested[did]["turns"]
         ((language, per_turn),) = dialogue_languages([turns])
         scans = detector.scan([t["text"] or "" for t in turns], english_turns(turns, per_turn, language),
@@ -697,7 +687,7 @@ def main() -> None:
     canaries = score_canaries(sets["canaries"], fates, leaks := [], people := [])
     labels = score_labels(sets["labels"], fates, missed := [])
     alone = scan_alone({text for _, text, _, _ in leaks} | {text for _, text, *_ in people}
-                       | {text for _, _, text, _, _ in missed}, args.public_figures)
+                       | {text for _, _, text, *_ in missed}, args.public_figures)
     result = {
         "bench": "pii_heldout",
         "split": SPLIT,
@@ -712,7 +702,7 @@ def main() -> None:
         "unaligned_turns": unaligned_turns,
         "labels": labels,
         "must_redact_miss_causes": miss_causes(missed, alone),
-        "must_redact_miss_rules": miss_rules(sets["labels"], fates, ingested, by_source_id, args),
+        "must_redact_miss_rules": miss_rules(missed, ingested, by_source_id, args),
         "canaries": canaries,
         "canary_leak_causes": leak_causes(leaks, alone),
         "canary_person_shapes": person_shapes(people, alone),

@@ -108,6 +108,8 @@ POSTAL = r"(?:\d{4}\s?[A-Z]{2}(?![a-z])|\d{5}-\d{3}|\d{5}(?:-\d{4})?|\d{3}-\d{4}
 # No: 15", "Hauptstraße Nr. 12", "Calle Mayor Nº 5", "Rua Augusta n° 100".
 NUMBER_LABEL = r"(?:no|nr|n[º°]|núm|número|numer)\.?[ \t]*:?[ \t]*(?=\d)"
 NUM = r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?(?![\w/])"  # "47/7": house and flat
+COMPASS_POINTS = "n|s|e|w|ne|nw|se|sw"  # before a grid city's street: "221 w 34th", "1214 s wabash"
+COMPASS_WORDS = f"{COMPASS_POINTS}|north|south|east|west"
 # A word of a street's name stands alone: the letter of a house number ("12a", "35b") is no word of it
 # (read as one, "Hauptstraße 12a" held the stop word "a" and was no street).
 _NAME_WORD_ALONE = re.compile(rf"(?<!\d){NAME_WORD}")
@@ -174,8 +176,8 @@ STREET_FORMS = (
               r"(?:[ \t]+\d{1,3}[a-z]?)?(?:,?[ \t]*#\d{1,3}-\d{1,5}[a-z]?)?", 0.6),
     # a numbered street after a compass point, its type left out: "221 w 34th", "3100 nw 57th st"
     # (a one-digit house number only with the type: "3 w 5th place" is a ranking)
-    ("ordinal", rf"{LEAD}(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\s+(?:{EN_TYPES})\b\.?"
-                rf"|\d{{2,5}}[a-z]?\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?\s+\d{{1,3}}(?:st|nd|rd|th)\b", 0.6),
+    ("ordinal", rf"{LEAD}(?:{COMPASS_WORDS})\.?\s+\d{{1,3}}(?:st|nd|rd|th)\s+(?:{EN_TYPES})\b\.?"
+                rf"|\d{{2,5}}[a-z]?\s+(?:{COMPASS_WORDS})\.?\s+\d{{1,3}}(?:st|nd|rd|th)\b", 0.6),
     # Japanese block numbers before the district: "2-14-3 Nishi-Shinjuku", "1-22-8 jingumae"
     ("chome", r"\b\d{1,2}-\d{1,2}-\d{1,3}\s+(?-i:[A-Z])[\w'’]*(?:-[\w'’]+)?", 0.6),
     ("unit", rf"\b{UNIT}", 0.5),
@@ -214,7 +216,6 @@ def _ordinal_name_typed_cased(words: list[str], value: str) -> bool:
 
 # A grid city's street after its compass point, the type left out as people text it: "1214 s wabash",
 # "at 3344 N Racine #2", "830 w diversey" (English turns only: english_streets; vetted by _compass_street).
-COMPASS_POINTS = "n|s|e|w|ne|nw|se|sw"
 COMPASS_STREET = re.compile(rf"(?<![\w'’-])\d{{3,5}}[a-z]?[ \t]+(?P<point>{COMPASS_POINTS})\.?[ \t]+(?P<name>{L}[\w'’-]{{2,}})"
                             rf"(?:[ \t]+(?:{EN_TYPES}|{USPS_TYPES})\b\.?)?(?!\w)", re.I)
 # What a number and a letter count rather than place: a decade written apart ("the 1960 s"), watts
@@ -381,7 +382,7 @@ ADDRESS_CUE = re.compile(rf"\b(?:(?:{ADDRESS_WORDS})(?:[ \t]+is)?[ \t]*:?"
                          rf"|(?:{SEND_WORDS})(?:ped|ed|ing)?[ \t]+(?:(?:it|them|this|that|the\s+\w+)[ \t]+)?to)\Z", re.I)
 ADDRESS_CUE_ANY = gate(rf"\b(?:{ADDRESS_WORDS}|{STAY_WORDS}|{SEND_WORDS})", re.I)  # its words anywhere: a cheap test
 CUED_HOUSE = re.compile(rf"(?<![\w/-])(?P<number>\d{{1,5}}[a-zA-Z]?(?:[/-]\d{{1,5}}[a-zA-Z]?){{0,2}})[ \t]+"
-                        r"(?:(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\.?[ \t]+)?"
+                        rf"(?:(?:{COMPASS_WORDS})\.?[ \t]+)?"
                         rf"(?P<name>{L}[\w'’.\-]*(?:[ \t]+{L}[\w'’.\-]*){{0,2}})")
 TIME_WORDS = frozenset("am pm a.m. p.m. oclock o'clock ish min mins minute minutes hour hours hr hrs sec".split())
 # ... or right after a preposition of place, where the name's first word is no word at all: "at 94
@@ -399,7 +400,7 @@ bst gmt utc cet cest eet est edt cst cdt mst mdt pst pdt akst hst aest aedt jst 
 tbsp tbs tsp oz lbs kgs mins secs hrs yrs wks mos yo""".split())
 
 
-def _placed_house(text: str, m: re.Match) -> bool:
+def _placed_house(m: re.Match, preposition: str) -> bool:
     """A CUED_HOUSE match after a preposition of place names a street: a house number (no leading zero,
     after "at" no clock hour: "at 9 tmrw"), then a word no dictionary has, that ends like no plural or
     gerund ("to 8 Superbowls", "to 99 smithing"), no contraction, interjection, chat word, time zone or unit."""
@@ -408,7 +409,7 @@ def _placed_house(text: str, m: re.Match) -> bool:
 
     number, bare = m.group("number"), m.group("name").split()[0].lower().strip(".,")
     unit = MONEY_OR_UNIT.match(bare)
-    if number[0] == "0" or number.isdigit() and int(number) <= 24 and text[:m.start()].rstrip().lower().endswith("at"):
+    if number[0] == "0" or number.isdigit() and int(number) <= 24 and preposition.lower() == "at":
         return False
     return (len(bare) >= 3 and bare.isalpha() and not is_english_word(bare) and bare not in INTERJECTIONS
             and bare not in AFTER_A_NUMBER and not bare.endswith(("ing", "s"))
@@ -426,8 +427,8 @@ def cued_houses(text: str, placed: bool = False) -> list[tuple[int, int, str, fl
     for m in CUED_HOUSE.finditer(text):
         before = m.start() - 1 if text[m.start() - 1:m.start()].isspace() else m.start()
         cued = ADDRESS_CUE.search(text, max(0, m.start() - 40), before) is not None
-        if cued == placed or placed and not (PLACE_BEFORE.search(text, max(0, m.start() - 12), before)
-                                             and _placed_house(text, m)):
+        preposition = PLACE_BEFORE.search(text, max(0, m.start() - 12), before) if placed and not cued else None
+        if cued == placed or placed and not (preposition and _placed_house(m, preposition.group())):
             continue
         words = m.group("name").split()
         keep = 0
@@ -469,7 +470,7 @@ def english_streets(text: str) -> list[tuple[int, int, str, float]]:
 
 YEAR = re.compile(r"(?:\b(?:in|on|of|since|from|to|and|until|till|by|born|died|circa|c\.|january|february|march|april|may|june"
                   r"|july|august|september|october|november|december)\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?|\()"
-                  r"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d|[ \t]+(?:[ns][ew]?|[ew])\.?[ \t]+\w"
+                  rf"(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d|[ \t]+(?:{COMPASS_POINTS})\.?[ \t]+\w"
                   rf"|[ \t]+(?:{L}[\w'’-]*[ \t]+){{1,3}}(?:{EN_TYPES}|{USPS_TYPES})\b)", re.I)
 # a year is dated: "in 1872", "13 January 1872"; a house number is none, before a compass point or a street's
 # name and type ("to 1507 n 4th", "from 1910 cedar crest")
@@ -549,7 +550,7 @@ _CODE_ANY = re.compile(rf"(?<![\w.-]){POSTAL}(?![\w-])")
 CUE_ANY = gate(CUE.pattern.replace(r"[^.\n]{0,20}$", ""), re.I)
 # Cheap necessary conditions of the forms below, each what the form's own pattern must hold
 # (tested against the finder with every gate open: tests/clean/test_clean_recognizers.py):
-_COMPASS_ANY = re.compile(r"\d[a-z]?[ \t]+(?:[ns][ew]?|[ew])\.?[ \t]+[^\W\d_]", re.I)  # "1214 s wabash"
+_COMPASS_ANY = re.compile(rf"\d[a-z]?[ \t]+(?:{COMPASS_POINTS})\.?[ \t]+[^\W\d_]", re.I)  # "1214 s wabash"
 _ORDINAL_ANY = re.compile(r"\d(?:st|nd|rd|th)(?!\w)", re.I)  # "221 w 34th", "3100 nw 57th st"
 _ROAD_ANY = re.compile(r"-(?:ro|daero|gil)", re.I)  # "123 Teheran-ro"
 _GRID_ANY = re.compile(r"-[ \t]*\d\d")  # "Carrera 7 # 45-12"
